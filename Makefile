@@ -1,0 +1,40 @@
+# The two commands of the README: `make demo` (the main job) and `make test` (the tests).
+# Both install the system libraries they need with apt when they are missing (Debian; run as root or with sudo).
+
+APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SWIFT_BUILD_FLAGS ?=
+
+.PHONY: deps build demo test conformance bench clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+demo: deps
+	swift build $(SWIFT_BUILD_FLAGS) --product webimage
+	@mkdir -p out
+	$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/webimage fetch Tests/Fixtures/corpus/images/exif_Landscape_6.jpg -o out/demo.png --json
+	@echo "wrote out/demo.png"
+
+test: deps
+	swift test $(SWIFT_BUILD_FLAGS)
+
+# Runs the corpus's own checker over `webimage fetch` (needs numpy and Pillow).
+conformance: deps
+	swift build $(SWIFT_BUILD_FLAGS) --product webimage
+	python3 -c 'import numpy, PIL' 2>/dev/null || pip install -q numpy pillow
+	python3 Tests/Fixtures/corpus/check.py Tests/Fixtures/corpus \
+		"$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/webimage fetch {in} -o {out}"
+
+bench: deps
+	Benchmarks/run.sh
+
+clean:
+	rm -rf .build out

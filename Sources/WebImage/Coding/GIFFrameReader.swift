@@ -1,0 +1,137 @@
+import CGIF
+
+/// Walks a GIF's records, decoding each frame onto an ``AnimationCanvas``.
+struct GIFFrameReader {
+    let file: UnsafeMutablePointer<GifFileType>
+    let options: DecodingOptions
+
+    private var canvas: AnimationCanvas?
+    private var frames: [ImageFrame] = []
+    private var loopCount = 1
+    /// The pending Graphics Control Extension: disposal method, delay (centiseconds), transparent index.
+    private var disposal = 0
+    private var delay = 0
+    private var transparentIndex: Int?
+
+    init(file: UnsafeMutablePointer<GifFileType>, options: DecodingOptions) {
+        self.file = file
+        self.options = options
+    }
+
+    mutating func read() throws(WebImageError) -> Image {
+        let (width, height) = (Int(file.pointee.SWidth), Int(file.pointee.SHeight))
+        try options.limits.checkFrame(width: width, height: height)
+        canvas = AnimationCanvas(width: width, height: height)
+        loop: while true {
+            var record = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(file, &record) == GIF_OK else {
+                if frames.isEmpty { throw GIFFile.error(file.pointee.Error, "cannot read the GIF") }
+                break
+            }
+            switch record {
+            case IMAGE_DESC_RECORD_TYPE:
+                do throws(WebImageError) {
+                    try readFrame()
+                } catch where error.code == .truncatedData && !frames.isEmpty {
+                    break loop
+                }
+                if options.firstFrameOnly { break loop }
+            case EXTENSION_RECORD_TYPE:
+                try readExtension()
+            case TERMINATE_RECORD_TYPE:
+                break loop
+            default:
+                throw WebImageError(.corruptData, "unexpected GIF record")
+            }
+        }
+        guard !frames.isEmpty else { throw WebImageError(.corruptData, "the GIF has no image") }
+        return Image(frames: frames, loopCount: frames.count > 1 ? loopCount : 0, format: .gif)
+    }
+
+    private mutating func readFrame() throws(WebImageError) {
+        guard DGifGetImageDesc(file) == GIF_OK else {
+            throw GIFFile.error(file.pointee.Error, "cannot read a GIF frame descriptor")
+        }
+        let descriptor = file.pointee.Image
+        let (width, height) = (Int(descriptor.Width), Int(descriptor.Height))
+        try options.limits.checkAnimation(
+            width: canvas!.width, height: canvas!.height, frames: frames.count + 1)
+        try options.limits.checkFrame(width: width, height: height)
+        guard let colorMap = descriptor.ColorMap ?? file.pointee.SColorMap else {
+            throw WebImageError(.corruptData, "a GIF frame has no colour table")
+        }
+        let palette = Self.palette(colorMap.pointee, transparent: transparentIndex)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        var line = [GifPixelType](repeating: 0, count: width)
+        for row in Self.rowOrder(height: height, interlaced: descriptor.Interlace) {
+            guard DGifGetLine(file, &line, Int32(width)) == GIF_OK else {
+                throw GIFFile.error(file.pointee.Error, "GIF frame data is cut short")
+            }
+            for column in 0..<width {
+                let color = palette[Int(line[column])]
+                let index = (row * width + column) * 4
+                rgba[index] = color.red
+                rgba[index + 1] = color.green
+                rgba[index + 2] = color.blue
+                rgba[index + 3] = color.alpha
+            }
+        }
+        let saved = disposal == 3 ? canvas!.snapshot() : nil
+        rgba.withUnsafeBufferPointer {
+            canvas!.draw($0, sourceWidth: width, x: Int(descriptor.Left), y: Int(descriptor.Top), blend: true)
+        }
+        frames.append(ImageFrame(pixels: canvas!.snapshot(), duration: delay <= 1 ? 0.1 : Double(delay) / 100))
+        if disposal == 2, let region = canvas!.clip(
+            x: Int(descriptor.Left), y: Int(descriptor.Top), width: width, height: height)
+        {
+            canvas!.clear(region)
+        } else if let saved {
+            canvas!.restore(saved)
+        }
+        (disposal, delay, transparentIndex) = (0, 0, nil)
+    }
+
+    private mutating func readExtension() throws(WebImageError) {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(file, &code, &block) == GIF_OK else {
+            throw GIFFile.error(file.pointee.Error, "cannot read a GIF extension")
+        }
+        var isNetscape = false
+        if let first = block {
+            if code == GRAPHICS_EXT_FUNC_CODE, first[0] >= 4 {
+                disposal = Int(first[1] >> 2) & 7
+                delay = Int(first[2]) | Int(first[3]) << 8
+                transparentIndex = first[1] & 1 != 0 ? Int(first[4]) : nil
+            } else if code == APPLICATION_EXT_FUNC_CODE, first[0] == 11 {
+                let name = String(decoding: UnsafeBufferPointer(start: first + 1, count: 11), as: UTF8.self)
+                isNetscape = name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
+            }
+        }
+        while block != nil {
+            guard DGifGetExtensionNext(file, &block) == GIF_OK else {
+                throw GIFFile.error(file.pointee.Error, "cannot read a GIF extension")
+            }
+            if isNetscape, let next = block, next[0] >= 3, next[1] == 1 {
+                loopCount = Int(next[2]) | Int(next[3]) << 8
+            }
+        }
+    }
+
+    /// All 256 palette entries as RGBA; indices past the table are opaque black, the transparent one clear.
+    private static func palette(_ map: ColorMapObject, transparent: Int?) -> [RGBA] {
+        var palette = [RGBA](repeating: .black, count: 256)
+        for index in 0..<min(Int(map.ColorCount), 256) {
+            let color = map.Colors[index]
+            palette[index] = RGBA(red: color.Red, green: color.Green, blue: color.Blue)
+        }
+        if let transparent { palette[transparent] = .clear }
+        return palette
+    }
+
+    /// The order rows arrive in: top to bottom, or the four passes of GIF interlacing.
+    private static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
+        guard interlaced else { return Array(0..<height) }
+        return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+    }
+}

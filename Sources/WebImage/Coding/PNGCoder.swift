@@ -1,0 +1,140 @@
+import CSPNG
+import Foundation
+
+/// PNG decoding and encoding with libspng, and APNG animation decoding.
+///
+/// Decodes every colour type and bit depth (16-bit samples are rounded to 8), palette and `tRNS` transparency and
+/// Adam7 interlacing; rejects CRC errors in any chunk. An `eXIf` orientation is applied. APNG files decode to all their frames
+/// (see ``APNGDecoder``) unless ``DecodingOptions/firstFrameOnly`` is set.
+public struct PNGCoder: ImageCoding {
+    /// Creates the coder.
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { format == .png }
+
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .png }
+
+    public func info(of data: Data) throws(WebImageError) -> ImageInfo {
+        let chunks = try PNGChunks(data, checksums: false)
+        let header = try chunks.header()
+        return ImageInfo(
+            format: .png, width: header.width, height: header.height,
+            frameCount: chunks.animationControl()?.frameCount ?? 1,
+            orientation: chunks.exif.map { $0.withUnsafeBytes(EXIFReader.orientation(in:)) } ?? .up,
+            hasAlpha: header.colorType & 4 != 0 || header.colorType == 3 || chunks.has("tRNS"))
+    }
+
+    public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
+        let chunks = try PNGChunks(data)
+        if !options.firstFrameOnly, chunks.animationControl() != nil {
+            return try APNGDecoder(chunks: chunks, options: options).decode()
+        }
+        let (pixels, exif) = try Self.decodeStill(data, limits: options.limits)
+        let orientation = options.appliesOrientation ? exif : .up
+        return Image(
+            frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .png,
+            sourceOrientation: orientation)
+    }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
+        guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+            throw WebImageError(.encodingFailed, "libspng did not start")
+        }
+        defer { spng_ctx_free(context) }
+        let pixels = image.pixels
+        let opaque = image.frames[0].pixels.isOpaque
+        let samples = opaque ? Self.dropAlpha(pixels) : pixels.bytes
+        var header = spng_ihdr(
+            width: UInt32(pixels.width), height: UInt32(pixels.height), bit_depth: 8,
+            color_type: UInt8(opaque ? SPNG_COLOR_TYPE_TRUECOLOR.rawValue : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
+            compression_method: 0, filter_method: 0, interlace_method: 0)
+        spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
+        spng_set_ihdr(context, &header)
+        var status = samples.withUnsafeBytes { bytes in
+            spng_encode_image(
+                context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue),
+                Int32(SPNG_ENCODE_FINALIZE.rawValue))
+        }
+        var length = 0
+        guard status == 0, let buffer = spng_get_png_buffer(context, &length, &status) else {
+            throw WebImageError(.encodingFailed, "PNG encoding failed: \(String(cString: spng_strerror(status)))")
+        }
+        defer { free(buffer) }
+        return Data(bytes: buffer, count: length)
+    }
+
+    /// Decodes a single PNG image (the default image of an APNG) to RGBA8 and the `eXIf` orientation.
+    static func decodeStill(
+        _ data: Data, limits: DecodingLimits
+    ) throws(WebImageError) -> (PixelBuffer, ImageOrientation) {
+        guard let context = spng_ctx_new(0) else { throw WebImageError(.corruptData, "libspng did not start") }
+        defer { spng_ctx_free(context) }
+        let result: Result<(PixelBuffer, ImageOrientation), WebImageError> = data.withUnsafeBytes { bytes in
+            do throws(WebImageError) {
+                return .success(try decode(bytes, context: context, limits: limits))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decode(
+        _ bytes: UnsafeRawBufferPointer, context: OpaquePointer, limits: DecodingLimits
+    ) throws(WebImageError) -> (PixelBuffer, ImageOrientation) {
+        try check(spng_set_png_buffer(context, bytes.baseAddress, bytes.count))
+        spng_set_chunk_limits(context, 64 << 20, 64 << 20)
+        var header = spng_ihdr()
+        try check(spng_get_ihdr(context, &header))
+        let (width, height) = (Int(header.width), Int(header.height))
+        try limits.checkFrame(width: width, height: height)
+        let wide = header.bit_depth == 16
+        let format = Int32(wide ? SPNG_FMT_RGBA16.rawValue : SPNG_FMT_RGBA8.rawValue)
+        let flags = Int32(SPNG_DECODE_TRNS.rawValue)
+        var status: Int32 = 0
+        let pixels = PixelBuffer(width: width, height: height) { output in
+            if wide {
+                var samples = [UInt16](repeating: 0, count: width * height * 4)
+                status = samples.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, $0.count, format, flags) }
+                for index in samples.indices { output[index] = UInt8((UInt32(samples[index]) * 255 + 32767) / 65535) }
+            } else {
+                status = spng_decode_image(context, output.baseAddress, output.count, format, flags)
+            }
+        }
+        try check(status)
+        var exif = spng_exif()
+        let orientation: ImageOrientation =
+            spng_get_exif(context, &exif) == 0 && exif.data != nil
+            ? EXIFReader.orientation(in: UnsafeRawBufferPointer(start: exif.data, count: exif.length)) : .up
+        return (pixels, orientation)
+    }
+
+    private static func check(_ status: Int32) throws(WebImageError) {
+        guard status != 0 else { return }
+        let message = String(cString: spng_strerror(status))
+        switch status {
+        case SPNG_IO_EOF.rawValue, Int32(SPNG_EOF.rawValue), Int32(SPNG_EIDAT_TOO_SHORT.rawValue):
+            throw WebImageError(.truncatedData, "PNG data ends early: \(message)")
+        case Int32(SPNG_EMEM.rawValue), Int32(SPNG_ECHUNK_LIMITS.rawValue):
+            throw WebImageError(.tooLarge, "PNG exceeds memory limits: \(message)")
+        default:
+            throw WebImageError(.corruptData, "invalid PNG: \(message)")
+        }
+    }
+
+    private static func dropAlpha(_ pixels: PixelBuffer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: pixels.width * pixels.height * 3) { output, count in
+            pixels.bytes.withUnsafeBufferPointer { source in
+                var (from, to) = (0, 0)
+                while from < source.count {
+                    output[to] = source[from]
+                    output[to + 1] = source[from + 1]
+                    output[to + 2] = source[from + 2]
+                    from += 4
+                    to += 3
+                }
+            }
+            count = pixels.width * pixels.height * 3
+        }
+    }
+}

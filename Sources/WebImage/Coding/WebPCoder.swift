@@ -1,0 +1,135 @@
+import CWebP
+import Foundation
+
+/// WebP decoding and encoding with libwebp: lossy, lossless, alpha, and animation (via libwebpdemux/libwebpmux).
+///
+/// Stills shrink on load with libwebp's decoder scaling when ``DecodingOptions/targetSize`` allows. Animations are
+/// composited by `WebPAnimDecoder` (blending and disposal applied) into full-canvas frames. An `EXIF` chunk's
+/// orientation is applied to stills.
+public struct WebPCoder: ImageCoding {
+    /// Creates the coder.
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { format == .webp }
+
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .webp }
+
+    public func info(of data: Data) throws(WebImageError) -> ImageInfo {
+        try Self.withWebPData(data) { webp throws(WebImageError) in
+            let features = try Self.features(webp)
+            let container = WebPContainer(webp)
+            return ImageInfo(
+                format: .webp, width: Int(features.width), height: Int(features.height),
+                frameCount: max(container.frameCount, 1), orientation: container.orientation,
+                hasAlpha: features.has_alpha != 0)
+        }
+    }
+
+    public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
+        try Self.withWebPData(data) { webp throws(WebImageError) in
+            let features = try Self.features(webp)
+            if features.has_animation != 0 {
+                return try WebPAnimationDecoder.decode(webp, options: options)
+            }
+            let orientation = options.appliesOrientation ? WebPContainer(webp).orientation : .up
+            let pixels = try Self.decodeStill(webp, features: features, orientation: orientation, options: options)
+            return Image(
+                frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .webp,
+                sourceOrientation: orientation, isOpaque: features.has_alpha == 0 ? true : nil)
+        }
+    }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
+        if image.isAnimated && !options.firstFrameOnly {
+            return try WebPAnimationEncoder.encode(image, options: options)
+        }
+        let pixels = image.pixels
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = pixels.bytes.withUnsafeBufferPointer { source in
+            options.lossless
+                ? WebPEncodeLosslessRGBA(
+                    source.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bytesPerRow), &output)
+                : WebPEncodeRGBA(
+                    source.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bytesPerRow),
+                    Float(min(max(options.quality, 0), 100)), &output)
+        }
+        defer { WebPFree(output) }
+        guard size > 0, let output else { throw WebImageError(.encodingFailed, "WebP encoding failed") }
+        return Data(bytes: output, count: size)
+    }
+
+    private static func decodeStill(
+        _ webp: WebPData, features: WebPBitstreamFeatures, orientation: ImageOrientation, options: DecodingOptions
+    ) throws(WebImageError) -> PixelBuffer {
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw WebImageError(.corruptData, "libwebp did not start") }
+        let (width, height) = (Int(features.width), Int(features.height))
+        let target = ShrinkOnLoad.storedTarget(options.targetSize, orientation: orientation)
+        let scales = target.map { [max(Double($0.width) / Double(width), Double($0.height) / Double(height))] } ?? []
+        let (scale, size) = ShrinkOnLoad.choose(width: width, height: height, target: target, factors: scales) {
+            dimension, scale in Int((Double(dimension) * scale).rounded(.up))
+        }
+        try options.limits.checkFrame(width: size.width, height: size.height)
+        if scale != nil {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(size.width)
+            config.options.scaled_height = Int32(size.height)
+        }
+        var status = VP8_STATUS_OK
+        let pixels = PixelBuffer(width: size.width, height: size.height) { output in
+            config.output.colorspace = MODE_RGBA
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = output.baseAddress
+            config.output.u.RGBA.stride = Int32(size.width * 4)
+            config.output.u.RGBA.size = output.count
+            status = WebPDecode(webp.bytes, webp.size, &config)
+        }
+        WebPFreeDecBuffer(&config.output)
+        try check(status)
+        return pixels
+    }
+
+    static func features(_ webp: WebPData) throws(WebImageError) -> WebPBitstreamFeatures {
+        var features = WebPBitstreamFeatures()
+        try check(WebPGetFeatures(webp.bytes, webp.size, &features))
+        return features
+    }
+
+    static func check(_ status: VP8StatusCode) throws(WebImageError) {
+        switch status {
+        case VP8_STATUS_OK: return
+        case VP8_STATUS_NOT_ENOUGH_DATA: throw WebImageError(.truncatedData, "WebP data ends early")
+        case VP8_STATUS_UNSUPPORTED_FEATURE: throw WebImageError(.unsupportedFormat, "unsupported WebP feature")
+        case VP8_STATUS_OUT_OF_MEMORY: throw WebImageError(.tooLarge, "libwebp ran out of memory")
+        default: throw WebImageError(.corruptData, "invalid WebP data (status \(status.rawValue))")
+        }
+    }
+
+    static func withWebPData<T>(
+        _ data: Data, _ body: (WebPData) throws(WebImageError) -> T
+    ) throws(WebImageError) -> T {
+        let result: Result<T, WebImageError> = data.withUnsafeBytes { bytes in
+            let webp = WebPData(bytes: bytes.bindMemory(to: UInt8.self).baseAddress, size: bytes.count)
+            do throws(WebImageError) { return .success(try body(webp)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}
+
+/// What the RIFF container says beside the bitstream: frame count and EXIF orientation.
+struct WebPContainer {
+    var frameCount = 1
+    var orientation = ImageOrientation.up
+
+    init(_ webp: WebPData) {
+        var data = webp
+        guard let demuxer = WebPDemux(&data) else { return }
+        defer { WebPDemuxDelete(demuxer) }
+        frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
+        var chunk = WebPChunkIterator()
+        if WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk) != 0 {
+            orientation = EXIFReader.orientation(in: UnsafeRawBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
+        }
+        WebPDemuxReleaseChunkIterator(&chunk)
+    }
+}

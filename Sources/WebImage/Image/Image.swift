@@ -1,0 +1,58 @@
+/// A decoded image: one frame for a still, several for an animation.
+///
+/// Immutable and `Sendable`. Pixels are 8-bit RGBA with straight alpha (see ``PixelBuffer``), already upright
+/// (EXIF orientation applied by the decoder). Every frame has the image's pixel size.
+public final class Image: Sendable {
+    /// The frames, at least one. A still image has exactly one.
+    public let frames: [ImageFrame]
+    /// How many times an animation plays; 0 means forever. 0 for a still image.
+    public let loopCount: Int
+    /// The format the image was decoded from (``ImageFormat/unknown`` for images made in memory).
+    public let format: ImageFormat
+    /// Points-per-pixel scale (as `@2x` assets have 2); 1 by default.
+    public let scale: Double
+    /// The orientation the source file declared, already applied to ``frames``.
+    public let sourceOrientation: ImageOrientation
+    /// Whether every pixel of every frame is opaque.
+    public let isOpaque: Bool
+
+    /// Creates an image from frames that all share one size.
+    public init(
+        frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .unknown, scale: Double = 1,
+        sourceOrientation: ImageOrientation = .up, isOpaque: Bool? = nil
+    ) {
+        precondition(!frames.isEmpty, "an image needs at least one frame")
+        precondition(frames.allSatisfy { $0.pixels.size == frames[0].pixels.size }, "frames differ in size")
+        self.frames = frames
+        self.loopCount = loopCount
+        self.format = format
+        self.scale = scale
+        self.sourceOrientation = sourceOrientation
+        self.isOpaque = isOpaque ?? frames.allSatisfy { $0.pixels.isOpaque }
+    }
+
+    /// A still image of one pixel buffer.
+    public convenience init(pixels: PixelBuffer, format: ImageFormat = .unknown, scale: Double = 1) {
+        self.init(frames: [ImageFrame(pixels: pixels)], format: format, scale: scale)
+    }
+
+    /// The first frame's pixels: the whole image for a still.
+    public var pixels: PixelBuffer { frames[0].pixels }
+    /// Width in pixels.
+    public var width: Int { frames[0].pixels.width }
+    /// Height in pixels.
+    public var height: Int { frames[0].pixels.height }
+    /// Size in pixels.
+    public var size: PixelSize { frames[0].pixels.size }
+    /// Whether the image has more than one frame.
+    public var isAnimated: Bool { frames.count > 1 }
+    /// Total play time of one loop, in seconds.
+    public var duration: Double { frames.reduce(0) { $0 + $1.duration } }
+    /// Memory cost: the bytes of all frames' pixels.
+    public var cost: Int { frames.reduce(0) { $0 + $1.pixels.bytes.count } }
+
+    /// A copy with other frames and the same metadata (for transformers).
+    public func withFrames(_ frames: [ImageFrame]) -> Image {
+        Image(frames: frames, loopCount: loopCount, format: format, scale: scale, sourceOrientation: sourceOrientation)
+    }
+}

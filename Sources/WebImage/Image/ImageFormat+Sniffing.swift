@@ -1,0 +1,41 @@
+import Foundation
+
+extension ImageFormat {
+    /// Identifies the format of encoded image bytes from their leading magic bytes.
+    ///
+    /// Recognises JPEG, PNG (and APNG), GIF, WebP, and also TIFF, HEIC, AVIF, BMP, ICO and SVG, so that a format this
+    /// library cannot decode is reported as unsupported rather than corrupt. Returns ``unknown`` otherwise.
+    public static func sniff(_ data: Data) -> ImageFormat {
+        data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Identifies the format of the bytes in `bytes`; see ``sniff(_:)-(Data)``.
+    public static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
+        func starts(with magic: [UInt8], at offset: Int = 0) -> Bool {
+            guard bytes.count >= offset + magic.count else { return false }
+            for (index, byte) in magic.enumerated() where bytes[offset + index] != byte { return false }
+            return true
+        }
+        if starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
+        if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(with: Array("ftyp".utf8), at: 4), bytes.count >= 12 {
+            let brand = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[8..<12]), as: UTF8.self)
+            if brand == "avif" || brand == "avis" { return .avif }
+            if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) { return .heic }
+        }
+        if starts(with: Array("BM".utf8)), bytes.count >= 26 { return .bmp }
+        if starts(with: [0x00, 0x00, 0x01, 0x00]) || starts(with: [0x00, 0x00, 0x02, 0x00]) { return .ico }
+        if looksLikeSVG(bytes) { return .svg }
+        return .unknown
+    }
+
+    private static func looksLikeSVG(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let head = String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(1024)), as: UTF8.self).lowercased()
+        let trimmed = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        guard trimmed.hasPrefix("<") else { return false }
+        return trimmed.contains("<svg")
+    }
+}

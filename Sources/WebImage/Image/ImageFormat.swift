@@ -1,0 +1,60 @@
+/// An image file format, identified by its magic bytes.
+///
+/// A struct with static members rather than an enum, so that formats can be added without breaking callers.
+public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
+    /// A short lowercase name: `jpeg`, `png`, `gif`, `webp`, …
+    public let name: String
+
+    /// Creates a format with the given short name.
+    public init(_ name: String) { self.name = name }
+
+    public var description: String { name }
+
+    public static let jpeg = ImageFormat("jpeg")
+    public static let png = ImageFormat("png")
+    public static let gif = ImageFormat("gif")
+    public static let webp = ImageFormat("webp")
+    public static let tiff = ImageFormat("tiff")
+    public static let heic = ImageFormat("heic")
+    public static let avif = ImageFormat("avif")
+    public static let bmp = ImageFormat("bmp")
+    public static let ico = ImageFormat("ico")
+    public static let svg = ImageFormat("svg")
+    /// Bytes that match no known image format.
+    public static let unknown = ImageFormat("unknown")
+
+    /// The usual file extension (without the dot).
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        default: name
+        }
+    }
+
+    /// The MIME type, where one is registered.
+    public var mimeType: String {
+        switch self {
+        case .svg: "image/svg+xml"
+        case .ico: "image/x-icon"
+        case .unknown: "application/octet-stream"
+        default: "image/\(name)"
+        }
+    }
+
+    /// The format a file extension names (`jpg`, `jpeg`, `png`, `webp`, `gif`, …), or `nil`.
+    public init?(fileExtension ext: String) {
+        switch ext.lowercased() {
+        case "jpg", "jpeg", "jpe": self = .jpeg
+        case "png", "apng": self = .png
+        case "gif": self = .gif
+        case "webp": self = .webp
+        case "tif", "tiff": self = .tiff
+        case "heic", "heif": self = .heic
+        case "avif": self = .avif
+        case "bmp": self = .bmp
+        case "ico": self = .ico
+        case "svg": self = .svg
+        default: return nil
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImage
+import WebImageTesting
 
 /// Every image of the conformance corpus meets its manifest expectation: decodes within tolerance of the reference,
 /// or is refused with a typed error, never a crash.
@@ -25,8 +26,8 @@ import WebImage
                 #expect(image.frames.count == frames)
             }
             if let reference = entry.reference {
-                let expected = try ReferenceImage.load(entry.url.deletingLastPathComponent()
-                    .deletingLastPathComponent().appendingPathComponent(reference))
+                let expected = try ReferenceImage.expected(
+                    for: entry.url, reference: Fixtures.corpus.appendingPathComponent(reference))
                 try #require(expected.size == image.size)
                 let difference = ReferenceImage.difference(image.pixels, expected)
                 #expect(difference.mean <= entry.allowed.mean, "mean difference \(difference.mean)")

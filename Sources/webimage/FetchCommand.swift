@@ -2,80 +2,102 @@ import ArgumentParser
 import Foundation
 import WebImage
 
-/// `webimage fetch SOURCE -o OUT`: load an image, decode it, and write it in the format OUT's extension names.
+/// `webimage fetch SOURCE… [-o OUT | --output-dir DIR]`: load, decode, transform and write images.
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Load and decode an image, then write it out.",
+        abstract: "Load and decode images, transform them, and write them out.",
         discussion: """
-            SOURCE is a file path or a file:// URL. The output format follows the extension of OUT (.png, .jpg,
-            .webp); animations keep their frames in WebP and lose all but the first in PNG and JPEG.
+            SOURCE is a file path or a file:// URL. The output format follows --format, else the extension of
+            OUT (.png, .jpg, .webp); animations keep their frames in WebP and lose all but the first in PNG and JPEG.
+            With several sources, --output-dir names each output after its source and processes them in parallel.
+            A resize decodes no larger than needed (JPEG DCT scaling, WebP decoder scaling) before resampling.
 
             Examples:
               webimage fetch photo.jpg -o photo.png
-              webimage fetch anim.gif -o anim.webp --json
+              webimage fetch photo.jpg --resize 720x588 --fit fill --quality 80 -o thumb.jpg
+              webimage fetch *.jpg --resize 256x256 --output-dir thumbs --format webp --json
             """
     )
 
-    @Argument(help: "The image to load: a path or file:// URL.")
-    var source: String
+    @Argument(help: "The images to load: paths or file:// URLs.")
+    var sources: [String]
 
-    @Option(name: .shortAndLong, help: "Where to write the image; its extension picks the format.")
+    @Option(name: .shortAndLong, help: "Where to write the image (one source only); its extension picks the format.")
     var output: String?
+
+    @Option(help: "Directory to write every output into, named after its source.")
+    var outputDir: String?
+
+    @Option(help: "Output format: jpeg, png or webp (default: from -o's extension, or the source's format).")
+    var format: String?
 
     @Option(help: "Quality for JPEG and lossy WebP output, 1 to 100.")
     var quality: Int = 80
 
-    @Flag(help: "Print {source, format, width, height, frames, bytes} as JSON.")
+    @OptionGroup var transforms: TransformOptions
+
+    @Option(help: "How many sources to process at once.")
+    var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Print one JSON object per source: {source, format, width, height, frames, bytes, …}.")
     var json = false
 
     func run() async throws {
+        let jobs: [FetchJob]
         do {
-            let data = try SourceReader.read(source)
-            let image = try ImageCoders.default.decode(data, options: .default)
-            var written: Int?
-            if let output {
-                written = try write(image, to: output)
-            }
-            if json {
-                try printJSON(image: image, inputBytes: data.count, outputBytes: written)
-            }
-        } catch let error as WebImageError {
-            FileHandle.standardError.write(Data("webimage: \(source): \(error)\n".utf8))
-            throw ExitStatus.status(for: error)
-        }
-    }
-
-    private func write(_ image: Image, to path: String) throws -> Int {
-        let url = URL(fileURLWithPath: path)
-        guard let format = ImageFormat(fileExtension: url.pathExtension), ImageCoders.default.canEncode(format) else {
-            throw WebImageError(.invalidArgument, "cannot tell an output format from '\(url.lastPathComponent)'")
-        }
-        let options = EncodingOptions(quality: quality, firstFrameOnly: format != .webp)
-        let encoded = try ImageCoders.default.encode(image, as: format, options: options)
-        do {
-            try encoded.write(to: url, options: .atomic)
+            jobs = try makeJobs()
         } catch {
-            throw WebImageError(.encodingFailed, "cannot write \(path): \(error.localizedDescription)")
+            FileHandle.standardError.write(Data("webimage: \(error.message)\n".utf8))
+            throw ExitStatus.usage
         }
-        return encoded.count
+        let results = await BatchRunner.run(jobs, concurrency: max(concurrency, 1))
+        var failure: ExitCode?
+        for (job, result) in zip(jobs, results) {
+            switch result {
+            case .success(let report):
+                if json { print(try Self.encode(report)) }
+            case .failure(let error):
+                FileHandle.standardError.write(Data("webimage: \(job.source): \(error)\n".utf8))
+                failure = failure ?? ExitStatus.status(for: error)
+            }
+        }
+        if let failure { throw failure }
     }
 
-    private func printJSON(image: Image, inputBytes: Int, outputBytes: Int?) throws {
-        struct Report: Encodable {
-            let source: String
-            let format: String
-            let width: Int
-            let height: Int
-            let frames: Int
-            let bytes: Int
-            let outputBytes: Int?
+    private func makeJobs() throws(WebImageError) -> [FetchJob] {
+        guard !(output != nil && outputDir != nil) else {
+            throw WebImageError(.invalidArgument, "give either -o or --output-dir, not both")
         }
-        let report = Report(
-            source: source, format: image.format.name, width: image.width, height: image.height,
-            frames: image.frames.count, bytes: inputBytes, outputBytes: outputBytes)
+        guard output == nil || sources.count == 1 else {
+            throw WebImageError(.invalidArgument, "-o takes one source; use --output-dir for several")
+        }
+        let explicit = try format.map { (name: String) throws(WebImageError) -> ImageFormat in
+            guard let format = ImageFormat(fileExtension: name), ImageCoders.default.canEncode(format) else {
+                throw WebImageError(.invalidArgument, "--format takes jpeg, png or webp, not '\(name)'")
+            }
+            return format
+        }
+        let resize = try transforms.resizeTransformer()
+        let pipeline = try transforms.pipeline()
+        return sources.map { source in
+            FetchJob(
+                source: source, output: outputPath(for: source, format: explicit), outputFormat: explicit,
+                quality: quality, resize: resize, resizeComesFirst: transforms.resizeComesFirst, pipeline: pipeline)
+        }
+    }
+
+    private func outputPath(for source: String, format: ImageFormat?) -> String? {
+        guard let outputDir else { return output }
+        let name = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+        let sourceFormat = ImageFormat(fileExtension: URL(fileURLWithPath: source).pathExtension)
+        let chosen = format ?? sourceFormat.flatMap { ImageCoders.default.canEncode($0) ? $0 : nil } ?? .png
+        return URL(fileURLWithPath: outputDir).appendingPathComponent("\(name).\(chosen.fileExtension)").path
+    }
+
+    private static func encode(_ report: FetchJob.Report) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
     }
 }

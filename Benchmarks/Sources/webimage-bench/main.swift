@@ -1,1 +1,13 @@
-print("bench")
+import Foundation
+
+/// `webimage-bench SUITE [ARGS…]`: runs one benchmark suite and prints its results.
+let suites: [String: ([String]) async throws -> Void] = [
+    "decode": DecodeBenchmark.run,
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first, let suite = suites[name] else {
+    print("usage: webimage-bench \(suites.keys.sorted().joined(separator: "|")) [arguments]")
+    exit(64)
+}
+try await suite(Array(arguments.dropFirst()))

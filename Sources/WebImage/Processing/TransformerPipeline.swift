@@ -1,0 +1,15 @@
+/// Applies transformers one after another; its key is theirs joined with `|`.
+public struct TransformerPipeline: ImageTransforming {
+    public let transformers: [any ImageTransforming]
+
+    /// A pipeline of `transformers`, applied in order.
+    public init(_ transformers: [any ImageTransforming]) { self.transformers = transformers }
+
+    public var key: String { transformers.map(\.key).joined(separator: "|") }
+
+    public func transform(_ image: Image) throws(WebImageError) -> Image {
+        var image = image
+        for transformer in transformers { image = try transformer.transform(image) }
+        return image
+    }
+}

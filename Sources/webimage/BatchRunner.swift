@@ -2,24 +2,31 @@ import WebImage
 
 /// Runs fetch jobs with at most `concurrency` at a time, returning their results in job order.
 enum BatchRunner {
-    static func run(_ jobs: [FetchJob], concurrency: Int) async -> [Result<FetchJob.Report, WebImageError>] {
-        await withTaskGroup(of: (Int, Result<FetchJob.Report, WebImageError>).self) { group in
-            var results = [Result<FetchJob.Report, WebImageError>?](repeating: nil, count: jobs.count)
-            var next = 0
-            func startNext() {
-                guard next < jobs.count else { return }
-                let (index, job) = (next, jobs[next])
-                group.addTask {
-                    do throws(WebImageError) { return (index, .success(try await job.run())) } catch { return (index, .failure(error)) }
-                }
-                next += 1
+    typealias Outcome = Result<FetchJob.Report, WebImageError>
+
+    static func run(_ jobs: [FetchJob], concurrency: Int) async -> [Outcome] {
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var results = [Outcome?](repeating: nil, count: jobs.count)
+            var pending = jobs.enumerated().makeIterator()
+            for _ in 0..<concurrency {
+                guard let (index, job) = pending.next() else { break }
+                group.addTask { (index, await outcome(of: job)) }
             }
-            for _ in 0..<min(concurrency, jobs.count) { startNext() }
-            for await (index, result) in group {
+            while let (index, result) = await group.next() {
                 results[index] = result
-                startNext()
+                if let (index, job) = pending.next() {
+                    group.addTask { (index, await outcome(of: job)) }
+                }
             }
-            return results.map { $0! }
+            return results.compactMap { $0 }
+        }
+    }
+
+    private static func outcome(of job: FetchJob) async -> Outcome {
+        do {
+            return .success(try await job.run())
+        } catch {
+            return .failure(error)
         }
     }
 }

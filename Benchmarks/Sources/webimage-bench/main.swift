@@ -3,6 +3,8 @@ import Foundation
 /// `webimage-bench SUITE [ARGS…]`: runs one benchmark suite and prints its results.
 let suites: [String: ([String]) async throws -> Void] = [
     "decode": DecodeBenchmark.run,
+    "resample": ResampleBenchmark.run,
+    "stages": ResampleBenchmark.stages,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

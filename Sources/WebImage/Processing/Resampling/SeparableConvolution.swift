@@ -40,7 +40,7 @@ struct SeparableConvolution {
                                 input.base, width: size.width, row: row, weights: vertical, firstRow: rows.lowerBound,
                                 into: accumulator)
                             PixelConversion.store(
-                                UnsafeBufferPointer(accumulator),
+                                accumulator,
                                 into: output.mutableBytes(at: row * size.width * 4, count: size.width * 4),
                                 unpremultiply: !opaque)
                         }
@@ -60,13 +60,20 @@ struct SeparableConvolution {
         _ line: UnsafeMutableBufferPointer<SIMD4<Float>>, _ weights: ResamplingWeights,
         into output: UnsafeMutableBufferPointer<SIMD4<Float>>
     ) {
+        let pixels = line.baseAddress!
+        let stride = weights.stride
         weights.weights.withUnsafeBufferPointer { coefficients in
-            for x in 0..<output.count {
-                let start = weights.starts[x]
-                let base = x * weights.stride
-                var sum = SIMD4<Float>.zero
-                for tap in 0..<weights.counts[x] { sum += line[start + tap] * coefficients[base + tap] }
-                output[x] = sum
+            weights.starts.withUnsafeBufferPointer { starts in
+                weights.counts.withUnsafeBufferPointer { counts in
+                    var taps = coefficients.baseAddress!
+                    for x in 0..<output.count {
+                        let source = pixels + starts[x]
+                        var sum = SIMD4<Float>.zero
+                        for tap in 0..<counts[x] { sum += source[tap] * taps[tap] }
+                        output[x] = sum
+                        taps += stride
+                    }
+                }
             }
         }
     }
@@ -76,11 +83,14 @@ struct SeparableConvolution {
         firstRow: Int, into accumulator: UnsafeMutableBufferPointer<SIMD4<Float>>
     ) {
         let start = weights.starts[row] - firstRow
-        for x in 0..<width { accumulator[x] = .zero }
-        for tap in 0..<weights.counts[row] {
+        let sums = accumulator.baseAddress!
+        let first = intermediate + start * width
+        let firstWeight = weights.weights[row * weights.stride]
+        for x in 0..<width { sums[x] = first[x] * firstWeight }
+        for tap in 1..<max(weights.counts[row], 1) {
             let weight = weights.weights[row * weights.stride + tap]
             let source = intermediate + (start + tap) * width
-            for x in 0..<width { accumulator[x] += source[x] * weight }
+            for x in 0..<width { sums[x] += source[x] * weight }
         }
     }
 

@@ -2,9 +2,9 @@
 """Pillow's decode time per file, the anchor of Benchmarks/codecs.sh.
 
 usage: pillow_decode.py [--target N] FILE...   prints one JSON line per file: median and best ms per decode.
-With --target, JPEGs use Image.draft (libjpeg DCT scaling), as Pillow's own thumbnail() does."""
+Every frame of an animation is loaded (as WebImage decodes them all). With --target, JPEGs use Image.draft (libjpeg DCT scaling), as Pillow's own thumbnail() does."""
 import json, sys, time
-from PIL import Image
+from PIL import Image, ImageSequence
 
 def measure(fn, seconds=2.0, minimum=5):
     fn()
@@ -22,7 +22,8 @@ for path in args:
     def decode():
         im = Image.open(path)
         if target: im.draft("RGB", (target, target))
-        im.load()
+        for frame in ImageSequence.Iterator(im):
+            frame.load()
         return im
     size = decode().size
     median, best = measure(decode)

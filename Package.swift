@@ -64,9 +64,16 @@ let package = Package(
             path: "Benchmarks/Sources/webimage-bench",
             swiftSettings: strict
         ),
+        // A child process for the disk cache tests (kill -9 mid-write, two processes sharing a directory).
+        .executableTarget(
+            name: "webimage-cache-writer",
+            dependencies: ["WebImage", "WebImageTesting"],
+            path: "Tests/webimage-cache-writer",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage", "WebImageTesting"],
+            dependencies: ["WebImage", "WebImageTesting", "webimage-cache-writer"],
             swiftSettings: strict
         ),
     ]

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The standard image cache: decoded images in a ``MemoryImageCache``, their encoded bytes in a ``DiskCache``.
+///
+/// A query looks in memory first (without suspending), then on disk; a disk hit is decoded with the cache's coder
+/// off the caller and promoted to memory. Bytes that fail to decode are never served: the entry is evicted and the
+/// query is a miss. Storing an image without its bytes encodes it (in its own format when the coder can, else PNG).
+public final class ImageCache: ImageCaching {
+    /// The memory tier.
+    public let memory: MemoryImageCache
+    /// The disk tier.
+    public let disk: DiskCache
+    /// Decodes disk hits and encodes images stored without bytes.
+    public let coder: any ImageCoding
+    /// How disk hits are decoded.
+    public let decodingOptions: DecodingOptions
+    /// How images stored without bytes are encoded.
+    public let encodingOptions: EncodingOptions
+
+    /// A cache over the given tiers.
+    public init(
+        memory: MemoryImageCache = MemoryImageCache(), disk: DiskCache, coder: any ImageCoding = ImageCoders.default,
+        decodingOptions: DecodingOptions = .default, encodingOptions: EncodingOptions = EncodingOptions()
+    ) {
+        self.memory = memory
+        self.disk = disk
+        self.coder = coder
+        self.decodingOptions = decodingOptions
+        self.encodingOptions = encodingOptions
+    }
+
+    /// A cache with the default limits and its disk tier in ``DiskCache/defaultDirectory(namespace:)``.
+    public convenience init(namespace: String = "default") {
+        self.init(disk: DiskCache(namespace: namespace))
+    }
+
+    public func cachedImage(forKey key: String) -> Image? { memory.image(forKey: key) }
+
+    public func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult? {
+        if types.contains(.memory), let image = memory.image(forKey: key) {
+            return ImageCacheResult(image: image, cacheType: .memory)
+        }
+        guard types.contains(.disk), let entry = await disk.entry(forKey: key) else { return nil }
+        guard decode else {
+            return ImageCacheResult(image: nil, data: entry.data, cacheType: .disk, metadata: entry.metadata)
+        }
+        let image: Image
+        do {
+            image = try coder.decode(entry.data, options: decodingOptions)
+        } catch {
+            await disk.remove(forKey: key)
+            return nil
+        }
+        if types.contains(.memory) { memory.setImage(image, forKey: key) }
+        return ImageCacheResult(image: image, data: entry.data, cacheType: .disk, metadata: entry.metadata)
+    }
+
+    public func store(
+        _ image: Image?, data: Data?, forKey key: String, attributes: CacheEntryAttributes, in types: ImageCacheType
+    ) async throws(WebImageError) {
+        if types.contains(.memory), let image { memory.setImage(image, forKey: key) }
+        guard types.contains(.disk) else { return }
+        var attributes = attributes
+        let bytes: Data
+        if let data {
+            bytes = data
+        } else if let image {
+            var format = attributes.format ?? image.format
+            if !coder.canEncode(format) { format = .png }
+            bytes = try coder.encode(image, as: format, options: encodingOptions)
+            attributes.format = format
+        } else {
+            return
+        }
+        try await disk.store(bytes, forKey: key, attributes: attributes)
+    }
+
+    public func remove(forKey key: String, from types: ImageCacheType) async {
+        if types.contains(.memory) { memory.removeImage(forKey: key) }
+        if types.contains(.disk) { await disk.remove(forKey: key) }
+    }
+
+    public func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType {
+        if types.contains(.memory), memory.containsImage(forKey: key) { return .memory }
+        if types.contains(.disk), await disk.contains(key) { return .disk }
+        return .none
+    }
+
+    public func removeAll(from types: ImageCacheType) async {
+        if types.contains(.memory) { memory.removeAll() }
+        if types.contains(.disk) { await disk.removeAll() }
+    }
+
+    /// Removes every entry from memory and disk.
+    public func removeAll() async { await removeAll(from: .all) }
+
+    public func count(in types: ImageCacheType) async -> Int {
+        (types.contains(.memory) ? memory.count : 0) + (types.contains(.disk) ? await disk.count() : 0)
+    }
+
+    public func totalSize(in types: ImageCacheType) async -> Int {
+        (types.contains(.memory) ? memory.totalCost : 0) + (types.contains(.disk) ? await disk.totalSize() : 0)
+    }
+
+    /// Removes expired disk entries and trims the disk to its size limit (memory is always within its limits).
+    public func trim() async {
+        await disk.removeExpired()
+        await disk.trim()
+    }
+}

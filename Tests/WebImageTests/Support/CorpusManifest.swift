@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import WebImageTesting
 
 /// One entry of the conformance corpus's `manifest.json` (see `Tests/Fixtures/corpus/README.md`).

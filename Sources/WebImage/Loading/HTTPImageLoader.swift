@@ -43,6 +43,13 @@ public final class HTTPImageLoader: ImageLoading {
         public var running: Int
         /// Distinct downloads in progress, waiting or running (coalesced loads count once).
         public var downloads: Int
+
+        /// Creates a snapshot.
+        public init(waiting: Int, running: Int, downloads: Int) {
+            self.waiting = waiting
+            self.running = running
+            self.downloads = downloads
+        }
     }
 
     /// The settings this loader was created with.

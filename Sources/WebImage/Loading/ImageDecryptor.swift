@@ -2,7 +2,7 @@ import Foundation
 
 /// Transforms downloaded bytes before they are decoded (decryption, de-obfuscation, unwrapping).
 ///
-/// Runs once per caller, after the ``ImageResponseValidator``, and not for a 304 Not Modified.
+/// Runs once per caller on a 2xx response, before the ``ImageResponseValidator`` (so that it sees image bytes).
 public struct ImageDecryptor: Sendable {
     private let body: @Sendable (Data, ImageResponse) throws(WebImageError) -> Data
 

@@ -13,7 +13,7 @@ public struct ImageLoaderOptions: Sendable {
     public var requestModifier: ImageRequestModifier = .identity
     /// Accepts or refuses the response; the default wants 2xx and image bytes.
     public var responseValidator: ImageResponseValidator = .default
-    /// Transforms the bytes after the download; `nil` leaves them alone.
+    /// Transforms the bytes of a successful (2xx) download before validation; `nil` leaves them alone.
     public var decryptor: ImageDecryptor?
     /// The largest body accepted, in bytes, enforced while the body streams in; default 50 MiB.
     public var maxBodySize: Int = 50 * 1024 * 1024
@@ -42,12 +42,14 @@ public struct ImageLoaderOptions: Sendable {
         return ImageHTTPRequest(url: url, headers: headers)
     }
 
-    /// Applies the validator, then the decryptor, for one caller.
+    /// Applies the decryptor (to a successful response), then the validator, for one caller.
     func finish(_ response: ImageResponse) throws(WebImageError) -> ImageResponse {
-        try responseValidator.validate(response)
-        guard let decryptor, !response.isNotModified else { return response }
         var result = response
-        result.data = try decryptor.decrypt(response.data, response: response)
+        let succeeded = response.httpStatus.map { (200..<300).contains($0) } ?? true
+        if let decryptor, succeeded {
+            result.data = try decryptor.decrypt(response.data, response: response)
+        }
+        try responseValidator.validate(result)
         return result
     }
 }

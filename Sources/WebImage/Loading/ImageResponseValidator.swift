@@ -2,7 +2,7 @@ import Foundation
 
 /// Decides whether a downloaded response is an image worth decoding.
 ///
-/// Runs once per caller after the body has arrived (before the ``ImageDecryptor``).
+/// Runs once per caller after the body has arrived and the ``ImageDecryptor``, if any, has run.
 public struct ImageResponseValidator: Sendable {
     private let body: @Sendable (ImageResponse) throws(WebImageError) -> Void
 

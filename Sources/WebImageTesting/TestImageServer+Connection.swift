@@ -34,12 +34,17 @@ extension TestImageServer {
             stats.inFlight += 1
             stats.maxInFlight = max(stats.maxInFlight, stats.inFlight)
         }
-        defer { update { $0.inFlight -= 1 } }
+        var answering = true
+        let done = {
+            if answering { self.update { $0.inFlight -= 1 } }
+            answering = false
+        }
+        defer { done() }
         let reply = reply(uri: request.uri, headers: headers)
         if let gate = reply.gate { await pass(gate: gate) }
         if let delay = reply.delay { try? await Task.sleep(for: delay) }
         do {
-            return try await write(reply, to: channel)
+            return try await write(reply, to: channel, beforeLastBytes: done)
         } catch {
             update { $0.aborted[path, default: 0] += 1 }
             return false
@@ -48,7 +53,7 @@ extension TestImageServer {
 
     /// Writes `reply`, each part flushed to the socket before the next (so a client that goes away is noticed at
     /// once and a closing reply is fully sent before the close); returns whether the connection may be reused.
-    private func write(_ reply: Reply, to channel: any Channel) async throws -> Bool {
+    private func write(_ reply: Reply, to channel: any Channel, beforeLastBytes: () -> Void) async throws -> Bool {
         func send(_ part: HTTPServerResponsePart) async throws { try await channel.writeAndFlush(part).get() }
         var head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status))
         for (name, value) in reply.headers { head.headers.add(name: name, value: value) }
@@ -59,6 +64,7 @@ extension TestImageServer {
         }
         let closes = reply.lie > 0 || reply.truncateAfter != nil
         if closes { head.headers.replaceOrAdd(name: "Connection", value: "close") }
+        if sendCount == 0 { beforeLastBytes() }
         try await send(.head(head))
         var offset = 0
         while offset < sendCount {
@@ -70,6 +76,7 @@ extension TestImageServer {
             case .generated(_, let seed):
                 buffer = ByteBuffer(bytes: Self.generate(count: length, seed: seed, offset: offset))
             }
+            if offset + length == sendCount { beforeLastBytes() }
             try await send(.body(.byteBuffer(buffer)))
             offset += length
             if let drip = reply.drip, offset < sendCount { try await Task.sleep(for: drip) }

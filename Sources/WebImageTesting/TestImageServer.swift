@@ -39,7 +39,8 @@ public final class TestImageServer: Sendable {
         public var requests: [String: Int] = [:]
         /// Paths (without the query) in the order requests arrived.
         public var log: [String] = []
-        /// Requests being answered now.
+        /// Requests being answered now: from the arrival of the head until just before the last body bytes are
+        /// written, so that a client starting its next request as soon as one completes is never over-counted.
         public var inFlight = 0
         /// The most requests answered at once since the last ``TestImageServer/resetStats()``.
         public var maxInFlight = 0
@@ -105,9 +106,9 @@ public final class TestImageServer: Sendable {
             return (state.channel, state.serverTask)
         }
         task?.cancel()
+        notify()  // releases requests held at gates, which see that the server stops
         try? await channel?.close()
         await task?.value
-        notify()
     }
 
     /// The port the server listens on.

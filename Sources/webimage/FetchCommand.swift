@@ -8,8 +8,9 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Load and decode an image, then write it out.",
         discussion: """
-            SOURCE is a file path or a file:// URL. The output format follows the extension of OUT (.png, .jpg,
-            .webp); animations keep their frames in WebP and lose all but the first in PNG and JPEG.
+            SOURCE is a file path, a file:// or http(s):// URL, or a data: URI. The output format follows the
+            extension of OUT (.png, .jpg, .webp); animations keep their frames in WebP and lose all but the first
+            in PNG and JPEG.
 
             Examples:
               webimage fetch photo.jpg -o photo.png
@@ -17,8 +18,11 @@ struct FetchCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The image to load: a path or file:// URL.")
+    @Argument(help: "The image to load: a path, a file:// or http(s):// URL, or a data: URI.")
     var source: String
+
+    @Option(help: "Seconds a load may take once started (default 15).")
+    var timeout: Double?
 
     @Option(name: .shortAndLong, help: "Where to write the image; its extension picks the format.")
     var output: String?
@@ -29,9 +33,13 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Print {source, format, width, height, frames, bytes} as JSON.")
     var json = false
 
+    func validate() throws {
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
     func run() async throws {
         do {
-            let data = try SourceReader.read(source)
+            let data = try await SourceReader.read(source, timeout: timeout)
             let image = try ImageCoders.default.decode(data, options: .default)
             var written: Int?
             if let output {

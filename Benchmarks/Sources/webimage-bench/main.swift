@@ -1,1 +1,5 @@
-print("bench")
+if CommandLine.arguments.dropFirst().first == "loader" {
+    try await LoaderBenchmarks.main(Array(CommandLine.arguments.dropFirst(2)))
+} else {
+    print("bench")
+}

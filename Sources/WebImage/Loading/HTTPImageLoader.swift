@@ -88,7 +88,10 @@ public final class HTTPImageLoader: ImageLoading {
         await changed.wait { subscriberCount(for: url) >= count }
     }
 
-    public func canLoad(_ url: URL) -> Bool {
+    public func canLoad(_ url: URL) -> Bool { Self.canLoadScheme(of: url) }
+
+    /// Whether `url` is `http` or `https`, without making a loader.
+    public static func canLoadScheme(of url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
     }

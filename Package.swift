@@ -60,7 +60,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "webimage-bench",
-            dependencies: ["WebImage"],
+            dependencies: [
+                "WebImage", "WebImageTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Benchmarks/Sources/webimage-bench",
             swiftSettings: strict
         ),

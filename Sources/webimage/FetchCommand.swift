@@ -8,7 +8,7 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Load and decode images, transform them, and write them out.",
         discussion: """
-            SOURCE is a file path or a file:// URL. The output format follows --format, else the extension of
+            SOURCE is a file path, a file:// or http(s):// URL, or a data: URI. The output format follows --format, else the extension of
             OUT (.png, .jpg, .webp); animations keep their frames in WebP and lose all but the first in PNG and JPEG.
             With several sources, --output-dir names each output after its source and processes them in parallel.
             A resize decodes no larger than needed (JPEG DCT scaling, WebP decoder scaling) before resampling.
@@ -20,8 +20,11 @@ struct FetchCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The images to load: paths or file:// URLs.")
+    @Argument(help: "The images to load: paths, file:// or http(s):// URLs, or data: URIs.")
     var sources: [String]
+
+    @Option(help: "Seconds a load may take once started (default 15).")
+    var timeout: Double?
 
     @Option(name: .shortAndLong, help: "Where to write the image (one source only); its extension picks the format.")
     var output: String?
@@ -42,6 +45,10 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Flag(help: "Print one JSON object per source: {source, format, width, height, frames, bytes, …}.")
     var json = false
+
+    func validate() throws {
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
 
     func run() async throws {
         let jobs: [FetchJob]
@@ -82,7 +89,7 @@ struct FetchCommand: AsyncParsableCommand {
         let pipeline = try transforms.pipeline()
         return sources.map { source in
             FetchJob(
-                source: source, output: outputPath(for: source, format: explicit), outputFormat: explicit,
+                source: source, timeout: timeout, output: outputPath(for: source, format: explicit), outputFormat: explicit,
                 quality: quality, resize: resize, resizeComesFirst: transforms.resizeComesFirst, pipeline: pipeline)
         }
     }

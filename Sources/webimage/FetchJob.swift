@@ -6,6 +6,7 @@ struct FetchJob: Sendable {
     /// What happened, for `--json`.
     struct Report: Encodable {
         let source: String
+    let timeout: Double?
         let format: String
         let width: Int
         let height: Int
@@ -16,6 +17,7 @@ struct FetchJob: Sendable {
     }
 
     let source: String
+    let timeout: Double?
     let output: String?
     let outputFormat: ImageFormat?
     let quality: Int
@@ -24,7 +26,7 @@ struct FetchJob: Sendable {
     let pipeline: TransformerPipeline?
 
     func run() async throws(WebImageError) -> Report {
-        let data = try SourceReader.read(source)
+        let data = try await SourceReader.read(source, timeout: timeout)
         let coders = ImageCoders.default
         var options = DecodingOptions()
         if let resize, resizeComesFirst {

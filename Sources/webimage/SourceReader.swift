@@ -1,29 +1,25 @@
 import Foundation
 import WebImage
 
-/// Reads the bytes of a local source: a path or a `file://` URL.
+/// Reads the bytes of a source with the library's loaders: a path, a `file://`, `http(s)://` or `data:` URL.
 enum SourceReader {
-    static func read(_ source: String) throws(WebImageError) -> Data {
-        let url: URL
-        if source.hasPrefix("file://") {
-            guard let parsed = URL(string: source), parsed.isFileURL else {
-                throw WebImageError(.invalidSource, "'\(source)' is not a valid file URL")
-            }
-            url = parsed
-        } else if source.contains("://") {
-            throw WebImageError(.invalidSource, "'\(source)' is not a local file; only paths and file:// URLs load")
-        } else {
-            url = URL(fileURLWithPath: source)
+    static func read(_ source: String, timeout: Double?) async throws(WebImageError) -> Data {
+        guard let url = FileImageLoader.url(for: source) ?? URL(string: source), url.scheme != nil else {
+            throw WebImageError(.invalidSource, "'\(source)' is neither a path nor a URL")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw WebImageError(.fileNotFound, "no such file", url: url)
-        }
-        guard !isDirectory.boolValue else { throw WebImageError(.fileUnreadable, "is a directory", url: url) }
-        do {
-            return try Data(contentsOf: url)
+        var options = ImageLoaderOptions()
+        if let timeout { options.timeout = .milliseconds(Int((timeout * 1000).rounded())) }
+        let http = HTTPImageLoader.canLoadScheme(of: url) ? HTTPImageLoader() : nil
+        if http == nil { options.responseValidator = .acceptAll }  // local bytes: let the decoder judge them
+        var loaders: [any ImageLoading] = [DataURLImageLoader(), FileImageLoader()]
+        if let http { loaders.insert(http, at: 0) }
+        let result: Result<ImageResponse, WebImageError>
+        do throws(WebImageError) {
+            result = .success(try await ImageLoaders(loaders).load(url, options: options))
         } catch {
-            throw WebImageError(.fileUnreadable, "cannot read: \(error.localizedDescription)", url: url, underlying: error)
+            result = .failure(error)
         }
+        try? await http?.shutdown()
+        return try result.get().data
     }
 }

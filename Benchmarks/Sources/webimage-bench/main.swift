@@ -5,6 +5,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "decode": DecodeBenchmark.run,
     "resample": ResampleBenchmark.run,
     "stages": ResampleBenchmark.stages,
+    "loader": LoaderBenchmarks.main,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,175 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Loads `http` and `https` URLs with AsyncHTTPClient, through a download queue that coalesces identical requests.
+///
+/// One `HTTPClient` (and its connection pool) serves every download of a loader; call ``shutdown()`` once when done.
+/// The queue admits ``Configuration/maxConcurrentDownloads`` at a time, by priority then FIFO or LIFO order.
+/// Concurrent loads of the same request are one download: each caller gets its own progress and result, a caller
+/// that is cancelled leaves the others running, and the last one out cancels the download and closes its connection.
+///
+/// ```swift
+/// let loader = HTTPImageLoader()
+/// let response = try await loader.load(URL(string: "https://example.com/cat.jpg")!)
+/// try await loader.shutdown()
+/// ```
+public final class HTTPImageLoader: ImageLoading {
+    /// Settings of a loader.
+    public struct Configuration: Sendable {
+        /// Downloads running at once; default 6.
+        public var maxConcurrentDownloads = 6
+        /// The order of waiting downloads of equal priority; default FIFO.
+        public var order: ImageDownloadOrder = .fifo
+        /// How long opening a connection may take; default 10 s.
+        public var connectTimeout: Duration = .seconds(10)
+
+        /// The defaults.
+        public init() {}
+
+        /// Settings with the given concurrency and order.
+        public init(maxConcurrentDownloads: Int, order: ImageDownloadOrder = .fifo) {
+            self.maxConcurrentDownloads = maxConcurrentDownloads
+            self.order = order
+        }
+    }
+
+    /// A snapshot of the queue, for monitoring and tests.
+    public struct Statistics: Sendable, Hashable {
+        /// Downloads waiting for a slot.
+        public var waiting: Int
+        /// Downloads running.
+        public var running: Int
+        /// Distinct downloads in progress, waiting or running (coalesced loads count once).
+        public var downloads: Int
+
+        /// Creates a snapshot.
+        public init(waiting: Int, running: Int, downloads: Int) {
+            self.waiting = waiting
+            self.running = running
+            self.downloads = downloads
+        }
+    }
+
+    /// The settings this loader was created with.
+    public let configuration: Configuration
+    let client: HTTPClient
+    private let insecureClient: Mutex<HTTPClient?>
+    private let queue: DownloadQueue
+    private let coalescer: DownloadCoalescer
+    let changed = ChangeSignal()
+
+    /// Creates a loader with its own `HTTPClient` on the shared NIO event loop group.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.clientConfiguration(configuration))
+        insecureClient = Mutex(nil)
+        queue = DownloadQueue(
+            maxConcurrent: configuration.maxConcurrentDownloads, order: configuration.order, changed: changed)
+        coalescer = DownloadCoalescer(queue: queue, changed: changed)
+    }
+
+    /// The queue now.
+    public var statistics: Statistics {
+        Statistics(waiting: queue.waitingCount, running: queue.runningCount, downloads: coalescer.downloadCount)
+    }
+
+    /// Callers now waiting for a download of `url`, for tests.
+    func subscriberCount(for url: URL) -> Int { coalescer.subscriberCount(for: url) }
+
+    /// Returns once `condition` holds for ``statistics``; for tests that need to know the queue's state.
+    public func waitUntil(_ condition: @escaping (Statistics) -> Bool) async {
+        await changed.wait { condition(statistics) }
+    }
+
+    /// Returns once `count` callers wait for a download of `url`; for tests.
+    public func waitUntil(subscribers count: Int, for url: URL) async {
+        await changed.wait { subscriberCount(for: url) >= count }
+    }
+
+    public func canLoad(_ url: URL) -> Bool { Self.canLoadScheme(of: url) }
+
+    /// Whether `url` is `http` or `https`, without making a loader.
+    public static func canLoadScheme(of url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    public func load(
+        _ request: ImageLoadRequest, progress: ImageLoadProgressHandler?, partialData: ImagePartialDataHandler?
+    ) async throws(WebImageError) -> ImageResponse {
+        let url = request.url
+        guard canLoad(url), url.host?.isEmpty == false else {
+            throw WebImageError(.invalidSource, "not an http(s) URL", url: url)
+        }
+        let options = request.options
+        var httpRequest = options.baseRequest(for: url)
+        try options.requestModifier.modify(&httpRequest)
+        let key = DownloadKey(
+            request: httpRequest, timeout: options.timeout, maxBodySize: options.maxBodySize,
+            redirectLimit: options.redirectLimit, allowsInvalidCertificates: options.allowsInvalidCertificates)
+
+        let id = coalescer.makeSubscriberID()
+        let handle = request.priorityHandle
+        let token = handle?.addObserver { [coalescer] priority in coalescer.setPriority(priority, subscriber: id) }
+        defer { if let handle, let token { handle.removeObserver(token) } }
+
+        let response: ImageResponse
+        do {
+            response = try await coalescer.subscribe(
+                id: id, key: key, priority: request.currentPriority, progress: progress, partialData: partialData
+            ) { [self] downloadID, ticket, key in
+                await self.runDownload(id: downloadID, ticket: ticket, key: key)
+            }
+        } catch {
+            throw Self.map(error, url: url)
+        }
+        return try options.finish(response)
+    }
+
+    /// Shuts the HTTP client(s) down; loads still running fail. Call once, when done with the loader.
+    public func shutdown() async throws {
+        try await client.shutdown()
+        if let insecure = insecureClient.withLock({ $0 }) { try await insecure.shutdown() }
+    }
+
+    /// The body of a download's task: waits for a slot, transfers, and hands the result to every caller.
+    private func runDownload(id: Int, ticket: DownloadQueue.Ticket, key: DownloadKey) async {
+        defer { queue.finish(ticket) }
+        let result: Result<ImageResponse, WebImageError>
+        do {
+            try await queue.wait(ticket)
+            result = .success(
+                try await transfer(key, client: client(for: key)) { [coalescer] received, expected, data in
+                    coalescer.progress(key, id: id, received: received, expected: expected, data: data)
+                })
+        } catch {
+            result = .failure(Self.map(error, url: key.request.url))
+        }
+        coalescer.complete(key, id: id, with: result)
+    }
+
+    private func client(for key: DownloadKey) -> HTTPClient {
+        guard key.allowsInvalidCertificates else { return client }
+        return insecureClient.withLock { insecure in
+            if let insecure { return insecure }
+            let base = Self.clientConfiguration(self.configuration)
+            var configuration = HTTPClient.Configuration(
+                certificateVerification: .none, redirectConfiguration: .disallow, timeout: base.timeout)
+            configuration.connectionPool = base.connectionPool
+            let created = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            insecure = created
+            return created
+        }
+    }
+
+    private static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {
+        return HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
+            connectionPool: .init(
+                idleTimeout: .seconds(60),
+                concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads)))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The bytes a loader produced and what the source said about them.
+public struct ImageResponse: Sendable {
+    /// The encoded image (after the ``ImageDecryptor``, if any). Empty for a 304 Not Modified.
+    public var data: Data
+    /// The URL the bytes came from: the request's URL, or the last one after redirects.
+    public var url: URL
+    /// The HTTP status; `nil` for file and `data:` loads.
+    public var httpStatus: Int?
+    /// The response headers (empty for file and `data:` loads).
+    public var headers: ImageHTTPHeaders
+    /// The MIME type: the `Content-Type` header without parameters, or the `data:` URI's type.
+    public var contentType: String?
+    /// The `ETag` header, for revalidation with `If-None-Match`.
+    public var etag: String?
+    /// The `Last-Modified` header, for revalidation with `If-Modified-Since`.
+    public var lastModified: String?
+    /// The length the source announced (`Content-Length`, or the file size); `nil` when unknown.
+    public var expectedLength: Int?
+
+    /// Creates a response.
+    public init(
+        data: Data, url: URL, httpStatus: Int? = nil, headers: ImageHTTPHeaders = [:], contentType: String? = nil,
+        expectedLength: Int? = nil
+    ) {
+        self.data = data
+        self.url = url
+        self.httpStatus = httpStatus
+        self.headers = headers
+        self.contentType = contentType ?? headers["Content-Type"].map(Self.mimeType)
+        self.etag = headers["ETag"]
+        self.lastModified = headers["Last-Modified"]
+        self.expectedLength = expectedLength
+    }
+
+    /// Whether the server answered 304 Not Modified to a conditional request: the cached bytes are still good.
+    public var isNotModified: Bool { httpStatus == 304 }
+
+    /// `image/png; charset=x` → `image/png`, lowercased.
+    static func mimeType(_ contentType: String) -> String {
+        let base = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return base.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}

@@ -6,7 +6,6 @@ struct FetchJob: Sendable {
     /// What happened, for `--json`.
     struct Report: Encodable {
         let source: String
-    let timeout: Double?
         let format: String
         let width: Int
         let height: Int

@@ -1,0 +1,207 @@
+import Foundation
+import Metrics
+
+/// One execution of the flow for a request: cache query, load, decode, transform, store.
+///
+/// Runs inside an ``ImageRun``; pixel work goes through the manager's ``WorkQueue``.
+struct ImagePipeline: Sendable {
+    let manager: ImageManager
+    let request: ImageRequest
+    let run: ImageRun
+
+    private var options: ImageOptions { request.options }
+    private var context: ImageContext { request.context }
+    private var cache: any ImageCaching { manager.cache(for: request) }
+    private var coders: any ImageCoding { context[ImageContextKeys.Coders.self] ?? manager.configuration.coders }
+    private var transformer: (any ImageTransforming)? { context[ImageContextKeys.Transformer.self] }
+
+    func execute() async -> Result<ImageResult, WebImageError> {
+        let start = ContinuousClock.now
+        var metrics = ImageMetrics()
+        do throws(WebImageError) {
+            var result = try await produce(&metrics)
+            metrics.total = (ContinuousClock.now - start).seconds
+            result.metrics = metrics
+            record(metrics, cacheType: result.cacheType)
+            if result.cacheType == .none { manager.failedURLs.remove(request.url) }
+            return .success(result)
+        } catch {
+            let failure = error.url == nil ? error.with(url: request.url) : error
+            if manager.configuration.remembersFailedURLs, !failure.isTransient, failure.code != .notCached,
+                failure.code != .invalidArgument
+            {
+                manager.failedURLs.insert(request.url)
+            }
+            manager.configuration.logger.debug("image load failed", metadata: ["url": "\(request.url)", "error": "\(failure)"])
+            return .failure(failure)
+        }
+    }
+
+    private func produce(_ metrics: inout ImageMetrics) async throws(WebImageError) -> ImageResult {
+        let revalidating = options.contains(.refreshCached)
+        if !options.contains(.fromLoaderOnly) && !revalidating, let hit = try await queryCaches(&metrics) {
+            return hit
+        }
+        if options.contains(.fromCacheOnly) {
+            throw WebImageError(.notCached, "fromCacheOnly is set and no cache has this image", url: request.url)
+        }
+        let cached = revalidating ? await timed(&metrics.cacheQuery) {
+            await cache.query(forKey: request.cacheKey, in: queryTypes.intersection(.disk), decode: false)
+        } : nil
+        let clock = ContinuousClock.now
+        let response = try await load(revalidating: cached)
+        metrics.load = (ContinuousClock.now - clock).seconds
+        if response.isNotModified {
+            guard let data = cached?.data else {
+                throw WebImageError(.notModified, "the server answered 304 but no cached bytes are at hand", url: request.url)
+            }
+            return try await finish(data: data, attributes: attributes(of: cached), cacheType: .disk, storeOriginal: false, &metrics)
+        }
+        let attributes = CacheEntryAttributes(etag: response.etag, lastModified: response.lastModified)
+        return try await finish(data: response.data, attributes: attributes, cacheType: .none, storeOriginal: true, &metrics)
+    }
+
+    /// The finished image from memory or disk, or the original bytes from disk decoded and transformed.
+    private func queryCaches(_ metrics: inout ImageMetrics) async throws(WebImageError) -> ImageResult? {
+        let decode = !options.contains(.avoidDecode)
+        let finishedKey = request.transformedCacheKey
+        let hit = await timed(&metrics.cacheQuery) { await cache.query(forKey: finishedKey, in: queryTypes, decode: decode) }
+        if let hit, !decode || hit.image != nil {
+            return ImageResult(image: hit.image, data: hit.data, cacheType: hit.cacheType, url: request.url, metrics: metrics)
+        }
+        guard finishedKey != request.cacheKey, queryTypes.contains(.disk) else { return nil }
+        let original = await timed(&metrics.cacheQuery) {
+            await cache.query(forKey: request.cacheKey, in: .disk, decode: false)
+        }
+        guard let data = original?.data else { return nil }
+        return try await finish(data: data, attributes: attributes(of: original), cacheType: .disk, storeOriginal: false, &metrics)
+    }
+
+    private func load(revalidating cached: ImageCacheResult?) async throws(WebImageError) -> ImageResponse {
+        let loader = context[ImageContextKeys.Loader.self] ?? manager.configuration.loader
+        var loaderOptions = context[ImageContextKeys.LoaderOptions.self] ?? .default
+        if let metadata = cached?.metadata {
+            loaderOptions.ifNoneMatch = metadata.etag
+            loaderOptions.ifModifiedSince = metadata.lastModified
+        }
+        let loadRequest = ImageLoadRequest(
+            url: request.url, options: loaderOptions, priority: run.priorityHandle.priority,
+            priorityHandle: run.priorityHandle)
+        let previews = options.contains(.progressiveLoad) ? ProgressivePreviews(pipeline: self) : nil
+        let run = run
+        let progress: ImageLoadProgressHandler = { received, expected in
+            run.reportProgress(received: received, expected: expected)
+        }
+        var partialData: ImagePartialDataHandler?
+        if let previews { partialData = { data in previews.receive(data) } }
+        return try await loader.load(loadRequest, progress: progress, partialData: partialData)
+    }
+
+    /// Decodes, transforms and stores `data`, and makes the result.
+    private func finish(
+        data: Data, attributes: CacheEntryAttributes, cacheType: ImageCacheType, storeOriginal: Bool,
+        _ metrics: inout ImageMetrics
+    ) async throws(WebImageError) -> ImageResult {
+        if options.contains(.avoidDecode) {
+            if storeOriginal { await store(nil, data: data, key: request.cacheKey, attributes: attributes, types: storeTypes.intersection(.disk), &metrics) }
+            return ImageResult(image: nil, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
+        }
+        let decoding = decodingOptions(for: data)
+        let coders = coders
+        var clock = ContinuousClock.now
+        let decoded = try await manager.workQueue.run { () throws(WebImageError) -> Image in
+            try coders.decode(data, options: try decoding())
+        }
+        metrics.decode = (ContinuousClock.now - clock).seconds
+        var image = decoded
+        if let transformer {
+            clock = ContinuousClock.now
+            image = try await manager.workQueue.run { () throws(WebImageError) -> Image in try transformer.transform(decoded) }
+            metrics.transform = (ContinuousClock.now - clock).seconds
+        }
+        if storeOriginal {
+            await store(nil, data: data, key: request.cacheKey, attributes: attributes, types: storeTypes.intersection(.disk), &metrics)
+        }
+        let finishedTypes = request.transformedCacheKey == request.cacheKey ? storeTypes.intersection(.memory) : storeTypes
+        await store(image, data: nil, key: request.transformedCacheKey, attributes: .none, types: finishedTypes, &metrics)
+        return ImageResult(image: image, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
+    }
+
+    /// The decoding options: limits, first frame, and a shrink-on-load target from the thumbnail size, the
+    /// transformer (when it is a ``Resize``) or ``ImageOptions/scaleDownLargeImages``.
+    func decodingOptions(for data: Data) -> @Sendable () throws(WebImageError) -> DecodingOptions {
+        let limits = context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits
+        let thumbnail = context[ImageContextKeys.ThumbnailSize.self]
+        let resize = transformer as? Resize
+        let scaleDown = options.contains(.scaleDownLargeImages) ? manager.configuration.scaleDownLimit : nil
+        let firstFrameOnly = options.contains(.decodeFirstFrameOnly)
+        let coders = coders
+        return { () throws(WebImageError) -> DecodingOptions in
+            var decoding = DecodingOptions(firstFrameOnly: firstFrameOnly, limits: limits)
+            guard thumbnail != nil || resize != nil || scaleDown != nil else { return decoding }
+            let size = try coders.info(of: data).uprightSize
+            var targets: [PixelSize] = []
+            if let thumbnail { targets.append(Self.fitted(size, inside: thumbnail)) }
+            if let resize, let needed = try? resize.minimumSourceSize(for: size) { targets.append(needed) }
+            if let scaleDown, size.area > scaleDown {
+                let factor = (Double(scaleDown) / Double(size.area)).squareRoot()
+                targets.append(PixelSize(width: max(1, Int(Double(size.width) * factor)), height: max(1, Int(Double(size.height) * factor))))
+            }
+            decoding.targetSize = targets.max { $0.area < $1.area }
+            return decoding
+        }
+    }
+
+    private static func fitted(_ size: PixelSize, inside box: PixelSize) -> PixelSize {
+        let factor = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height), 1)
+        return PixelSize(width: max(1, Int((Double(size.width) * factor).rounded())), height: max(1, Int((Double(size.height) * factor).rounded())))
+    }
+
+    private var queryTypes: ImageCacheType { context[ImageContextKeys.QueryCacheType.self] ?? .all }
+
+    private var storeTypes: ImageCacheType {
+        let types = context[ImageContextKeys.StoreCacheType.self] ?? .all
+        return options.contains(.cacheMemoryOnly) ? types.intersection(.memory) : types
+    }
+
+    private func attributes(of result: ImageCacheResult?) -> CacheEntryAttributes {
+        CacheEntryAttributes(etag: result?.metadata?.etag, lastModified: result?.metadata?.lastModified)
+    }
+
+    private func store(
+        _ image: Image?, data: Data?, key: String, attributes: CacheEntryAttributes, types: ImageCacheType,
+        _ metrics: inout ImageMetrics
+    ) async {
+        guard types != .none else { return }
+        let clock = ContinuousClock.now
+        do throws(WebImageError) {
+            try await cache.store(image, data: data, forKey: key, attributes: attributes, in: types)
+        } catch {
+            manager.configuration.logger.warning("cache store failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+        metrics.store += (ContinuousClock.now - clock).seconds
+    }
+
+    private func timed<T>(_ total: inout Double, _ body: () async -> T) async -> T {
+        let clock = ContinuousClock.now
+        let value = await body()
+        total += (ContinuousClock.now - clock).seconds
+        return value
+    }
+
+    private func record(_ metrics: ImageMetrics, cacheType: ImageCacheType) {
+        let dimensions = [("source", cacheType.description)]
+        Timer(label: "webimage.request.duration", dimensions: dimensions).recordSeconds(metrics.total)
+        if metrics.load > 0 { Timer(label: "webimage.load.duration").recordSeconds(metrics.load) }
+        if metrics.decode > 0 { Timer(label: "webimage.decode.duration").recordSeconds(metrics.decode) }
+        Counter(label: "webimage.requests", dimensions: dimensions).increment()
+    }
+
+    /// Decodes a preview of the bytes received so far and hands it to the run's subscribers.
+    func preview(_ data: Data) {
+        let decoding = decodingOptions(for: data)
+        guard let options = try? decoding(), let image = try? coders.decodePartial(data, options: options) else { return }
+        let shown = (try? transformer?.transform(image)) ?? image
+        run.reportPreview(shown)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A finished load: the image, where it came from, and how long each stage took.
+public struct ImageResult: Sendable {
+    /// The decoded (and transformed) image; `nil` only with ``ImageOptions/avoidDecode``.
+    public var image: Image?
+    /// The encoded bytes, when they were at hand (loaded or read from disk).
+    public var data: Data?
+    /// Where the image came from: ``ImageCacheType/none`` (loaded), `.memory` or `.disk`.
+    public var cacheType: ImageCacheType
+    /// The request's URL.
+    public var url: URL
+    /// Time spent in each stage.
+    public var metrics: ImageMetrics
+}
+
+/// How long each stage of one request took, in seconds; 0 for stages that did not run.
+public struct ImageMetrics: Sendable, Hashable, Encodable {
+    public var cacheQuery: Double = 0
+    public var load: Double = 0
+    public var decode: Double = 0
+    public var transform: Double = 0
+    public var store: Double = 0
+    public var total: Double = 0
+
+    /// No stage timed yet.
+    public init() {}
+}

@@ -38,10 +38,13 @@ public struct ImageRequest: Sendable {
         context[ImageContextKeys.CacheKeyFilter.self]?(url) ?? url.absoluteString
     }
 
-    /// The cache key of the finished image: ``cacheKey`` plus the thumbnail size and transformer key, if any.
+    /// The cache key of the finished image: ``cacheKey`` plus whatever changes the decoded pixels (thumbnail size,
+    /// first frame only, scaling down) and the transformer key, if any.
     public var transformedCacheKey: String {
         var key = cacheKey
         if let size = context[ImageContextKeys.ThumbnailSize.self] { key += "#thumbnail(\(size))" }
+        if options.contains(.decodeFirstFrameOnly) { key += "#firstframe" }
+        if options.contains(.scaleDownLargeImages) { key += "#scaledown" }
         if let transformer = context[ImageContextKeys.Transformer.self] { key += "#" + transformer.key }
         return key
     }

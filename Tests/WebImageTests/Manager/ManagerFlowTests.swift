@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTesting
+
+/// The flow: memory, then disk, then the network, with the source reported; options that steer it.
+@Suite struct ManagerFlowTests {
+    @Test func networkThenMemoryThenDisk() async throws {
+        try await withManager { harness in
+            let url = harness.url("/photo.jpg")
+            let first = try await harness.manager.image(for: url)
+            #expect(first.cacheType == .none)
+            #expect(first.image?.size == PixelSize(width: 640, height: 480))
+            #expect(first.metrics.load > 0 && first.metrics.decode > 0)
+            let second = try await harness.manager.image(for: url)
+            #expect(second.cacheType == .memory)
+            #expect(second.image === first.image)
+            let other = ManagerHarness.manager(loader: harness.loader, directory: harness.directory, coder: harness.coder)
+            let third = try await other.image(for: url)
+            #expect(third.cacheType == .disk)
+            #expect(third.image?.size == first.image?.size)
+            #expect(harness.server.requestCount("/photo.jpg") == 1)
+        }
+    }
+
+    @Test func memoryHitIsSynchronous() async throws {
+        try await withManager { harness in
+            let request = ImageRequest(url: harness.url("/photo.jpg"))
+            #expect(harness.manager.cachedImage(for: request) == nil)
+            _ = try await harness.manager.image(for: request)
+            #expect(harness.manager.cachedImage(for: request) != nil)
+        }
+    }
+
+    @Test func fromCacheOnlyNeverLoads() async throws {
+        try await withManager { harness in
+            await expectManagerError(.notCached) {
+                try await harness.manager.image(for: harness.url("/photo.jpg"), options: .fromCacheOnly)
+            }
+            #expect(harness.server.requestCount("/photo.jpg") == 0)
+            _ = try await harness.manager.image(for: harness.url("/photo.jpg"))
+            let cached = try await harness.manager.image(for: harness.url("/photo.jpg"), options: .fromCacheOnly)
+            #expect(cached.cacheType == .memory)
+        }
+    }
+
+    @Test func fromLoaderOnlySkipsTheCaches() async throws {
+        try await withManager { harness in
+            _ = try await harness.manager.image(for: harness.url("/photo.jpg"))
+            let again = try await harness.manager.image(for: harness.url("/photo.jpg"), options: .fromLoaderOnly)
+            #expect(again.cacheType == .none)
+            #expect(harness.server.requestCount("/photo.jpg") == 2)
+        }
+    }
+
+    @Test func avoidDecodeDeliversBytesOnly() async throws {
+        try await withManager { harness in
+            let result = try await harness.manager.image(for: harness.url("/photo.jpg"), options: .avoidDecode)
+            #expect(result.image == nil)
+            #expect(result.data == ManagerHarness.jpeg)
+            #expect(harness.coder.decodes.load(ordering: .relaxed) == 0)
+            let decoded = try await harness.manager.image(for: harness.url("/photo.jpg"))
+            #expect(decoded.cacheType == .disk)
+        }
+    }
+
+    @Test func decodeFirstFrameOnly() async throws {
+        try await withManager { harness in
+            let all = try await harness.manager.image(for: harness.url("/anim.gif"))
+            #expect(all.image?.frames.count == 8)
+            let first = try await harness.manager.image(for: harness.url("/anim.gif"), options: .decodeFirstFrameOnly)
+            #expect(first.image?.frames.count == 1)
+        }
+    }
+
+    @Test func cacheMemoryOnlyLeavesTheDiskEmpty() async throws {
+        try await withManager { harness in
+            let url = harness.url("/photo.jpg")
+            _ = try await harness.manager.image(for: url, options: .cacheMemoryOnly)
+            #expect(await harness.manager.configuration.cache.contains(url.absoluteString, in: .disk) == .none)
+            #expect(await harness.manager.configuration.cache.contains(url.absoluteString, in: .memory) == .memory)
+        }
+    }
+
+    @Test func transformedImagesAreCachedUnderTheirOwnKey() async throws {
+        try await withManager { harness in
+            let url = harness.url("/photo.jpg")
+            let small = CountingTransformer(size: 8)
+            let context = ImageContext().with(ImageContextKeys.Transformer.self, small)
+            let result = try await harness.manager.image(for: url, context: context)
+            #expect(result.image?.size == PixelSize(width: 8, height: 8))
+            #expect(try await harness.manager.image(for: url, context: context).cacheType == .memory)
+            let other = ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 16))
+            let reused = try await harness.manager.image(for: url, context: other)
+            #expect(reused.cacheType == .disk)
+            #expect(reused.image?.size == PixelSize(width: 16, height: 16))
+            #expect(harness.server.requestCount("/photo.jpg") == 1)
+            #expect(small.runs.load(ordering: .relaxed) == 1)
+        }
+    }
+
+    @Test func thumbnailSizeShrinksOnLoad() async throws {
+        try await withManager { harness in
+            let context = ImageContext().with(ImageContextKeys.ThumbnailSize.self, PixelSize(width: 100, height: 100))
+            let result = try await harness.manager.image(for: harness.url("/photo.jpg"), context: context)
+            let size = try #require(result.image?.size)
+            #expect(size.width < 640 && size.width >= 100 && size.height >= 75)
+        }
+    }
+
+    @Test func scaleDownLargeImages() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-scale-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let manager = ImageManager(configuration: .init(
+            loader: FileImageLoader(), cache: ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory)),
+            scaleDownLimit: 100_000))
+        let url = Fixtures.corpus.appendingPathComponent("images/gen_12mp.jpg")
+        let result = try await manager.image(for: url, options: .scaleDownLargeImages)
+        let size = try #require(result.image?.size)
+        #expect(size.area < 4000 * 3000 && size.width >= 250)
+    }
+
+    @Test func fileAndDataSourcesGoThroughThePipeline() async throws {
+        try await withManager { harness in
+            let file = Fixtures.corpus.appendingPathComponent("images/pngsuite_basn6a08.png")
+            #expect(try await harness.manager.image(for: file).image?.size == PixelSize(width: 32, height: 32))
+            let png = try Data(contentsOf: file)
+            let data = URL(string: "data:image/png;base64," + png.base64EncodedString())!
+            #expect(try await harness.manager.image(for: data).image?.size == PixelSize(width: 32, height: 32))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImage
+import WebImageTesting
+
+/// A coder that counts its decodes, wrapping the default registry.
+final class CountingCoder: ImageCoding {
+    let decodes = Atomic<Int>(0)
+    let inner = ImageCoders.default
+
+    func canDecode(_ format: ImageFormat) -> Bool { inner.canDecode(format) }
+    func canEncode(_ format: ImageFormat) -> Bool { inner.canEncode(format) }
+    func info(of data: Data) throws(WebImageError) -> ImageInfo { try inner.info(of: data) }
+    func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
+        decodes.add(1, ordering: .relaxed)
+        return try inner.decode(data, options: options)
+    }
+    func decodePartial(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image? {
+        try inner.decodePartial(data, options: options)
+    }
+    func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
+        try inner.encode(image, as: format, options: options)
+    }
+}
+
+/// A transformer that counts its runs and crops to a size.
+final class CountingTransformer: ImageTransforming {
+    let runs = Atomic<Int>(0)
+    let crop: Crop
+
+    init(size: Int = 8) { crop = Crop(size: PixelSize(width: size, height: size)) }
+
+    var key: String { "counting-" + crop.key }
+
+    func transform(_ image: Image) throws(WebImageError) -> Image {
+        runs.add(1, ordering: .relaxed)
+        return try crop.transform(image)
+    }
+}
+
+/// A started test server, an HTTP loader, a cache in a fresh temp directory and a manager over them.
+struct ManagerHarness {
+    let server: TestImageServer
+    let loader: HTTPImageLoader
+    let directory: URL
+    let coder = CountingCoder()
+    let manager: ImageManager
+
+    static let jpeg = try! corpusImage("gen_baseline_420.jpg")
+    static let progressive = try! corpusImage("gen_progressive.jpg")
+    static let gif = try! corpusImage("gen_anim.gif")
+
+    init(loaderConfiguration: HTTPImageLoader.Configuration = .init(), directory: URL? = nil) async throws {
+        server = TestImageServer()
+        try await server.start()
+        server.register(Self.jpeg, at: "/photo.jpg", contentType: "image/jpeg")
+        server.register(Self.progressive, at: "/progressive.jpg", contentType: "image/jpeg")
+        server.register(Self.gif, at: "/anim.gif", contentType: "image/gif")
+        server.register(Data("not an image at all".utf8) + Data(count: 64), at: "/broken.jpg", contentType: "image/jpeg")
+        loader = HTTPImageLoader(configuration: loaderConfiguration)
+        self.directory = directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("webimage-manager-\(UUID().uuidString)")
+        manager = Self.manager(loader: loader, directory: self.directory, coder: coder)
+    }
+
+    /// Another manager (own memory cache) over the same disk directory and loader.
+    static func manager(loader: HTTPImageLoader, directory: URL, coder: CountingCoder) -> ImageManager {
+        let cache = ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory), coder: coder)
+        return ImageManager(configuration: .init(loader: ImageLoaders([loader, FileImageLoader(), DataURLImageLoader()]), cache: cache, coders: coder))
+    }
+
+    func url(_ path: String) -> URL { server.url(path) }
+
+    func shutdown() async {
+        try? await loader.shutdown()
+        try? await server.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Runs `body` with a harness, shutting it down afterwards.
+func withManager<T>(
+    _ loaderConfiguration: HTTPImageLoader.Configuration = .init(),
+    _ body: (ManagerHarness) async throws -> T
+) async throws -> T {
+    let harness = try await ManagerHarness(loaderConfiguration: loaderConfiguration)
+    do {
+        let value = try await body(harness)
+        await harness.shutdown()
+        return value
+    } catch {
+        await harness.shutdown()
+        throw error
+    }
+}
+
+/// Runs `body`, expecting it to throw a ``WebImageError`` (with `code`, when given); returns the error.
+@discardableResult
+func expectManagerError<T>(
+    _ code: WebImageError.Code? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async -> WebImageError? {
+    do {
+        let value = try await body()
+        Issue.record("expected an error, got \(value)", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as WebImageError {
+        if let code { #expect(error.code == code, "\(error)", sourceLocation: sourceLocation) }
+        return error
+    } catch {
+        Issue.record("expected a WebImageError, got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}

@@ -2,12 +2,16 @@
 # Download throughput, same server, same run: HTTPImageLoader (queue + coalescing), a raw AsyncHTTPClient loop
 # without our queue, and `curl --parallel --parallel-max 6`, over COUNT distinct SIZE-byte images, ROUNDS rounds.
 #   Benchmarks/loader.sh            (env: COUNT=200 SIZE=100000 CONCURRENCY=6 ROUNDS=5)
+# To keep other builds off the CPU while measuring, build first, then run under the build lock with SKIP_BUILD=1:
+#   flock /tmp/swift-build.lock env SKIP_BUILD=1 Benchmarks/loader.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=${COUNT:-200} SIZE=${SIZE:-100000} CONCURRENCY=${CONCURRENCY:-6} ROUNDS=${ROUNDS:-5}
 
 if ! command -v curl >/dev/null; then apt-get update -qq && apt-get install -y -qq curl; fi
-flock /tmp/swift-build.lock swift build -c release --scratch-path .build-release --product webimage-bench >&2
+if [ -z "${SKIP_BUILD:-}" ]; then
+    flock /tmp/swift-build.lock swift build -c release --scratch-path .build-release --product webimage-bench >&2
+fi
 BIN=.build-release/release/webimage-bench
 
 WORK=$(mktemp -d)
@@ -22,7 +26,7 @@ while read -r url; do printf 'url = "%s"\noutput = "/dev/null"\n' "$url"; done <
 run_curl() {
     local start end bytes
     start=$(date +%s.%N)
-    bytes=$(curl --parallel --parallel-max "$CONCURRENCY" -s -f -K "$WORK/curl.cfg" -w '%{size_download}\n' \
+    bytes=$(curl --parallel --parallel-max "$CONCURRENCY" -s --no-progress-meter -f -K "$WORK/curl.cfg" -w '%{size_download}\n' \
         | awk '{ s += $1 } END { print s }')
     end=$(date +%s.%N)
     awk -v b="$bytes" -v s="$start" -v e="$end" -v n="$COUNT" 'BEGIN {

@@ -7,7 +7,11 @@ extension TestImageServer {
 
     /// Answers the requests of one connection in turn until the client closes it or a reply closes it.
     func serve(_ connection: Connection) async {
+        let channel = connection.channel
+        let tracked = track(channel)
+        defer { if tracked { untrack(channel) } }
         try? await connection.executeThenClose { inbound, _ in
+            guard tracked else { return }
             var head: HTTPRequestHead?
             for try await part in inbound {
                 switch part {
@@ -42,7 +46,7 @@ extension TestImageServer {
         defer { done() }
         let reply = reply(uri: request.uri, headers: headers)
         if let gate = reply.gate { await pass(gate: gate) }
-        if let delay = reply.delay { try? await Task.sleep(for: delay) }
+        if let delay = reply.delay { await pause(for: delay) }
         do {
             return try await write(reply, to: channel, beforeLastBytes: done)
         } catch {
@@ -79,7 +83,7 @@ extension TestImageServer {
             if offset + length == sendCount { beforeLastBytes() }
             try await send(.body(.byteBuffer(buffer)))
             offset += length
-            if let drip = reply.drip, offset < sendCount { try await Task.sleep(for: drip) }
+            if let drip = reply.drip, offset < sendCount { await pause(for: drip) }
         }
         if closes { return false }  // leave the body short or unterminated: the connection just closes
         try await send(.end(nil))

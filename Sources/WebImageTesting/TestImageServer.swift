@@ -59,6 +59,8 @@ public final class TestImageServer: Sendable {
         var waiters: [CheckedContinuation<Bool, Never>] = []
         var channel: (any Channel)?
         var serverTask: Task<Void, Never>?
+        var connections: [ObjectIdentifier: any Channel] = [:]
+        var stopping = false
         var port = 0
     }
 
@@ -79,14 +81,16 @@ public final class TestImageServer: Sendable {
                         wrappingChannelSynchronously: channel)
                 }
             }
+        // Not cancelled on shutdown: every accepted connection must reach `executeThenClose`, or NIO traps.
         let task = Task { [self] in
             await withDiscardingTaskGroup { group in
-                try? await server.executeThenClose { connections in
-                    for try await connection in connections {
-                        group.addTask { await self.serve(connection) }
+                do {
+                    try await server.executeThenClose { connections in
+                        for try await connection in connections {
+                            group.addTask { await self.serve(connection) }
+                        }
                     }
-                }
-                group.cancelAll()
+                } catch {}
             }
         }
         state.withLock { state in
@@ -98,17 +102,32 @@ public final class TestImageServer: Sendable {
 
     /// Stops the server: closes the listening socket and every connection, releases held requests.
     public func shutdown() async throws {
-        let (channel, task) = state.withLock { state in
+        let (channel, task, connections) = state.withLock { state in
             defer {
                 state.channel = nil
                 state.serverTask = nil
+                state.connections = [:]
             }
-            return (state.channel, state.serverTask)
+            state.stopping = true
+            return (state.channel, state.serverTask, Array(state.connections.values))
         }
-        task?.cancel()
         notify()  // releases requests held at gates, which see that the server stops
-        try? await channel?.close()
+        try? await channel?.close()  // ends the stream of new connections once the accepted ones are handed out
+        for connection in connections { try? await connection.close() }
         await task?.value
+    }
+
+    /// Registers a connection being served; `false` if the server is stopping (the caller closes it).
+    func track(_ channel: any Channel) -> Bool {
+        state.withLock { state in
+            guard !state.stopping else { return false }
+            state.connections[ObjectIdentifier(channel)] = channel
+            return true
+        }
+    }
+
+    func untrack(_ channel: any Channel) {
+        _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     /// The port the server listens on.
@@ -179,18 +198,32 @@ public final class TestImageServer: Sendable {
         for waiter in waiters { waiter.resume(returning: false) }
     }
 
-    /// Suspends until gate `name` is open or the server stops.
+    /// Suspends until gate `name` is open, the server stops, or the task is cancelled.
     func pass(gate name: String) async {
-        while true {
-            let open: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let open = state.withLock { state in
-                    if state.openGates.contains(name) || state.serverTask == nil { return true }
-                    state.waiters.append(continuation)
-                    return false
+        await withTaskCancellationHandler {
+            while true {
+                let open: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                    let open = state.withLock { state in
+                        if state.openGates.contains(name) || state.stopping || Task.isCancelled { return true }
+                        state.waiters.append(continuation)
+                        return false
+                    }
+                    if open { continuation.resume(returning: true) }
                 }
-                if open { continuation.resume(returning: true) }
+                if open { return }
             }
-            if open || Task.isCancelled { return }
+        } onCancel: {
+            notify()
+        }
+    }
+
+    /// Sleeps for `duration`, or less if the server stops.
+    func pause(for duration: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: duration) }
+            group.addTask { await self.pass(gate: "\u{0}stop") }
+            await group.next()
+            group.cancelAll()
         }
     }
 

@@ -55,7 +55,9 @@ public final class HTTPImageLoader: ImageLoading {
     /// The settings this loader was created with.
     public let configuration: Configuration
     let client: HTTPClient
-    private let insecureClient: Mutex<HTTPClient?>
+    /// The client for ``ImageLoaderOptions/allowsInvalidCertificates``, made on first use; and whether
+    /// ``shutdown()`` has run.
+    private let clients: Mutex<(insecure: HTTPClient?, isShutDown: Bool)>
     private let queue: DownloadQueue
     private let coalescer: DownloadCoalescer
     let changed = ChangeSignal()
@@ -64,7 +66,7 @@ public final class HTTPImageLoader: ImageLoading {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.clientConfiguration(configuration))
-        insecureClient = Mutex(nil)
+        clients = Mutex((nil, false))
         queue = DownloadQueue(
             maxConcurrent: configuration.maxConcurrentDownloads, order: configuration.order, changed: changed)
         coalescer = DownloadCoalescer(queue: queue, changed: changed)
@@ -128,10 +130,25 @@ public final class HTTPImageLoader: ImageLoading {
         return try options.finish(response)
     }
 
-    /// Shuts the HTTP client(s) down; loads still running fail. Call once, when done with the loader.
+    /// Shuts the HTTP client(s) down; loads still running fail, later loads fail at once. Idempotent.
+    ///
+    /// Call it when done with the loader; a loader released without it shuts its clients down in the background.
     public func shutdown() async throws {
+        let insecure = clients.withLock { clients -> HTTPClient?? in
+            guard !clients.isShutDown else { return .none }
+            clients.isShutDown = true
+            return .some(clients.insecure)
+        }
+        guard let insecure else { return }
         try await client.shutdown()
-        if let insecure = insecureClient.withLock({ $0 }) { try await insecure.shutdown() }
+        try await insecure?.shutdown()
+    }
+
+    deinit {
+        let (insecure, isShutDown) = clients.withLock { ($0.insecure, $0.isShutDown) }
+        guard !isShutDown else { return }
+        client.shutdown { _ in }
+        insecure?.shutdown { _ in }
     }
 
     /// The body of a download's task: waits for a slot, transfers, and hands the result to every caller.
@@ -152,14 +169,18 @@ public final class HTTPImageLoader: ImageLoading {
 
     private func client(for key: DownloadKey) -> HTTPClient {
         guard key.allowsInvalidCertificates else { return client }
-        return insecureClient.withLock { insecure in
-            if let insecure { return insecure }
+        return clients.withLock { clients in
+            if let insecure = clients.insecure { return insecure }
             let base = Self.clientConfiguration(self.configuration)
             var configuration = HTTPClient.Configuration(
                 certificateVerification: .none, redirectConfiguration: .disallow, timeout: base.timeout)
             configuration.connectionPool = base.connectionPool
             let created = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            insecure = created
+            if clients.isShutDown {
+                created.shutdown { _ in }  // loads fail with alreadyShutdown, as on the main client
+            } else {
+                clients.insecure = created
+            }
             return created
         }
     }

@@ -1,1 +1,5 @@
-print("bench")
+if CommandLine.arguments.dropFirst().first == "cache" {
+    try await CacheBenchmarks.run()
+} else {
+    print("bench")
+}

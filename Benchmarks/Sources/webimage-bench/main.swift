@@ -6,6 +6,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "resample": ResampleBenchmark.run,
     "stages": ResampleBenchmark.stages,
     "loader": LoaderBenchmarks.main,
+    "cache": { _ in try await CacheBenchmarks.run() },
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

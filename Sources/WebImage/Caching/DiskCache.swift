@@ -13,7 +13,8 @@ import Foundation
 /// are deleted down to ``Configuration/trimRatio`` of it. Both run in the background every
 /// ``Configuration/sweepInterval``, after a write that crosses the size limit, and on demand.
 ///
-/// All I/O runs on a serial queue owned by the cache, never on the caller's thread.
+/// No I/O runs on the caller's actor: reads (a few system calls on a page-cache hit) run on the global concurrent
+/// executor; writes, which fsync, and sweeps run on a serial queue owned by the cache.
 public final class DiskCache: Sendable {
     /// Limits and locations, fixed at creation.
     public struct Configuration: Sendable {
@@ -125,8 +126,11 @@ public final class DiskCache: Sendable {
     /// The bytes and metadata stored for `key`.
     ///
     /// - Parameter includingExpired: also return an expired entry (to revalidate it with its ETag, say).
+    @concurrent
     public func entry(forKey key: String, includingExpired: Bool = false) async -> DiskCacheEntry? {
-        await Self.run(on: queue) { [storage] in storage.read(key, includingExpired: includingExpired) }
+        // A read is short and safe alongside writers (entries only ever appear by rename), so it runs right here on
+        // the global concurrent executor, never on the caller's actor, without a second hop to the queue.
+        storage.read(key, includingExpired: includingExpired)
     }
 
     /// Stores `data` for `key`, replacing any previous entry atomically.
@@ -151,8 +155,9 @@ public final class DiskCache: Sendable {
     }
 
     /// Whether a file exists for `key` (it is not read or verified).
+    @concurrent
     public func contains(_ key: String) async -> Bool {
-        await Self.run(on: queue) { [storage] in storage.contains(key) }
+        storage.contains(key)
     }
 
     /// Removes every entry of the main directory. Files that are not entries are left alone.

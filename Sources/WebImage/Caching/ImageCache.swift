@@ -36,6 +36,8 @@ public final class ImageCache: ImageCaching {
 
     public func cachedImage(forKey key: String) -> Image? { memory.image(forKey: key) }
 
+    /// Decoding runs on the global concurrent executor, not on the caller's actor.
+    @concurrent
     public func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult? {
         if types.contains(.memory), let image = memory.image(forKey: key) {
             return ImageCacheResult(image: image, cacheType: .memory)

@@ -44,13 +44,14 @@ import WebImageTesting
 
     @Test func cancellingEveryCallerStopsTheWork() async throws {
         try await withManager { harness in
-            let url = harness.url("/photo.jpg?gate=never")
+            let url = harness.url("/photo.jpg?gate=held")
             let tasks = (0..<3).map { _ in harness.manager.task(for: ImageRequest(url: url)) }
             await harness.server.waitForRequests("/photo.jpg")
             #expect(harness.manager.runningCount == 1)
             for task in tasks { task.cancel() }
             for task in tasks { await expectManagerError(.cancelled) { try await task.result } }
             #expect(harness.manager.runningCount == 0)
+            harness.server.openGate("held")
             await harness.server.waitUntil { ($0.aborted["/photo.jpg"] ?? 0) >= 1 || $0.inFlight == 0 }
             #expect(harness.coder.decodes.load(ordering: .relaxed) == 0)
             #expect(!harness.manager.isFailedURL(url))

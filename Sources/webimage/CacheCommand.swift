@@ -75,7 +75,12 @@ struct CacheCommand: AsyncParsableCommand {
             let disk = cache.diskCache()
             let before = await disk.totalSize()
             let expired = await disk.removeExpired()
-            let trimmed = if let maxSize { await disk.trim(toSize: maxSize) } else { await disk.trim() }
+            let trimmed: Int
+            if let maxSize {
+                trimmed = await disk.trim(toSize: maxSize)
+            } else {
+                trimmed = await disk.trim()
+            }
             let after = await disk.totalSize()
             print("removed \(expired) expired and \(trimmed) trimmed entries; \(ByteText.format(before)) -> \(ByteText.format(after))")
         }

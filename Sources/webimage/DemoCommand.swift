@@ -61,8 +61,11 @@ struct DemoCommand: AsyncParsableCommand {
         var rows: [Row] = []
         for (pass, manager) in [(1, first), (2, first), (3, second)] {
             for (name, request) in requests {
-                let result = await Result { () async throws(WebImageError) in try await manager.image(for: request) }
-                rows.append(Row(pass: pass, source: name, result: result))
+                do throws(WebImageError) {
+                    rows.append(Row(pass: pass, source: name, result: .success(try await manager.image(for: request))))
+                } catch {
+                    rows.append(Row(pass: pass, source: name, result: .failure(error)))
+                }
             }
         }
         await first.shutdown()

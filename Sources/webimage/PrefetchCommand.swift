@@ -56,16 +56,15 @@ struct PrefetchCommand: AsyncParsableCommand {
             printError("webimage: cannot read \(file ?? "-"): \(error.localizedDescription)")
             throw ExitStatus.usage
         }
-        var requests: [(String, Result<ImageRequest, WebImageError>)] = []
-        for source in sources {
-            requests.append((source, Result { () throws(WebImageError) -> ImageRequest in
+        let requests = sources.map { source in
+            (source, Result { () throws(WebImageError) -> ImageRequest in
                 let url = try ManagerFactory.url(for: source)
                 let context = ImageContext().with(
                     ImageContextKeys.LoaderOptions.self, ManagerFactory.loaderOptions(for: url, timeout: timeout))
                 var options: ImageOptions = [.lowPriority, .avoidDecode]
                 if retryFailed { options.insert(.retryFailed) }
                 return ImageRequest(url: url, options: options, context: context)
-            }))
+            })
         }
         let manager = ManagerFactory.manager(
             for: requests.compactMap { try? $0.1.get().url }, disk: cache.diskCache())
@@ -91,28 +90,29 @@ struct PrefetchCommand: AsyncParsableCommand {
         _ requests: [(String, Result<ImageRequest, WebImageError>)], manager: ImageManager, concurrency: Int,
         progress: PrefetchProgress
     ) async -> [WebImageError] {
-        await withTaskGroup(of: WebImageError?.self) { group in
+        @Sendable func load(_ source: String, _ request: Result<ImageRequest, WebImageError>) async -> WebImageError? {
+            do throws(WebImageError) {
+                let result = try await manager.image(for: try request.get())
+                progress.finished(source, bytes: result.data?.count ?? 0, cacheType: result.cacheType)
+                return nil
+            } catch {
+                if error.code == .cancelled && Task.isCancelled { return nil }
+                progress.failed(source, error: error)
+                return error
+            }
+        }
+        return await withTaskGroup(of: WebImageError?.self) { group in
             var pending = requests.makeIterator()
             var failures: [WebImageError] = []
-            func add() -> Bool {
-                guard !Task.isCancelled, let (source, request) = pending.next() else { return false }
-                group.addTask(priority: .low) {
-                    do {
-                        let result = try await manager.image(for: try request.get())
-                        progress.finished(source, bytes: result.data?.count ?? 0, cacheType: result.cacheType)
-                        return nil
-                    } catch {
-                        if error.code == .cancelled && Task.isCancelled { return nil }
-                        progress.failed(source, error: error)
-                        return error
-                    }
-                }
-                return true
+            for _ in 0..<concurrency {
+                guard let (source, request) = pending.next() else { break }
+                group.addTask(priority: .low) { await load(source, request) }
             }
-            for _ in 0..<concurrency where add() {}
             while let failure = await group.next() {
                 if let failure { failures.append(failure) }
-                _ = add()
+                if !Task.isCancelled, let (source, request) = pending.next() {
+                    group.addTask(priority: .low) { await load(source, request) }
+                }
             }
             return failures
         }

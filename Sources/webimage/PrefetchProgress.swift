@@ -34,7 +34,7 @@ final class PrefetchProgress: Sendable {
             } else {
                 state.cached += 1
             }
-            return terminal ? bar(state, force: false) ?? "" : "[\(done(state))/\(total)] \(cacheType == .none ? "loaded" : "cached") \(ByteText.format(bytes)) \(source)\n"
+            return terminal ? redraw(&state, force: false) ?? "" : "[\(done(state))/\(total)] \(cacheType == .none ? "loaded" : "cached") \(ByteText.format(bytes)) \(source)\n"
         }
         write(line)
     }
@@ -43,7 +43,7 @@ final class PrefetchProgress: Sendable {
         let line = state.withLock { state -> String in
             state.failed += 1
             let message = "[\(done(state))/\(total)] failed \(source): \(error)\n"
-            return terminal ? "\r\u{1B}[K" + message + (bar(state, force: true) ?? "") : message
+            return terminal ? "\r\u{1B}[K" + message + (redraw(&state, force: true) ?? "") : message
         }
         write(line)
     }
@@ -55,11 +55,11 @@ final class PrefetchProgress: Sendable {
 
     /// Draws the final bar and prints the summary.
     func finish() {
-        let (final, summary) = state.withLock { state in
-            (terminal ? (bar(state, force: true) ?? "") + "\n" : "", summary(state))
+        let (lastBar, text) = state.withLock { state in
+            (terminal ? (redraw(&state, force: true) ?? "") + "\n" : "", summary(state))
         }
-        write(final)
-        print(summary)
+        write(lastBar)
+        print(text)
     }
 
     private func done(_ state: State) -> Int { state.downloaded + state.cached + state.failed }
@@ -67,7 +67,7 @@ final class PrefetchProgress: Sendable {
     private var elapsed: Double { (ContinuousClock.now - start).inSeconds }
 
     /// The bar, at most ten times a second unless `force`.
-    private func bar(_ state: inout State, force: Bool) -> String? {
+    private func redraw(_ state: inout State, force: Bool) -> String? {
         let now = ContinuousClock.now
         guard force || now - state.lastDraw >= .milliseconds(100) || done(state) == total else { return nil }
         state.lastDraw = now

@@ -55,7 +55,8 @@ enum CLI {
                 return
             }
             if let interruptAfter {
-                DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) { process.interrupt() }
+                let pid = process.processIdentifier
+                DispatchQueue.global().asyncAfter(deadline: .now() + interruptAfter) { _ = kill(pid, SIGINT) }
             }
         }
         return Output(

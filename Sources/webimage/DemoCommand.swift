@@ -147,7 +147,9 @@ struct DemoCommand: AsyncParsableCommand {
         for row in rows {
             guard case .success(let result) = row.result, let image = result.image else { continue }
             let format: ImageFormat = image.isAnimated ? .webp : .png
-            let name = URL(fileURLWithPath: row.source).deletingPathExtension().lastPathComponent + "." + format.fileExtension
+            // `gen_anim.gif` → `gen_anim-gif.webp`: sources that differ only in extension keep apart.
+            let source = URL(fileURLWithPath: row.source)
+            let name = source.deletingPathExtension().lastPathComponent + "-" + source.pathExtension + "." + format.fileExtension
             do {
                 let data = try ImageCoders.default.encode(image, as: format, options: EncodingOptions(quality: 85, firstFrameOnly: false))
                 try data.write(to: directory.appendingPathComponent(name), options: .atomic)

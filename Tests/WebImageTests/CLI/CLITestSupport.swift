@@ -33,8 +33,8 @@ enum CLI {
         let executable = try #require(executable, "the webimage executable was not built next to the tests")
         let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -8,7 +8,7 @@ struct CacheCommand: AsyncParsableCommand {
         commandName: "cache",
         abstract: "Show, clean or clear the disk cache.",
         discussion: """
-            The cache is the directory `fetch` and `prefetch` use (--cache-dir, default
+            The cache is the directory `fetch` and `prefetch` use (--cache-dir, default \
             $XDG_CACHE_HOME/swift-web-image/default or ~/.cache/swift-web-image/default): one file per entry.
 
             Examples:

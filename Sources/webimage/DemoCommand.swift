@@ -9,11 +9,11 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Load sample images over local HTTP through the full pipeline, three passes, and show the caches at work.",
         discussion: """
-            Starts the package's test image server on 127.0.0.1 (no network needed), serving the images in
-            Tests/Fixtures. Each image is loaded with a thumbnail transform through ImageManager: pass 1 downloads,
-            decodes (shrinking on load), resizes and stores in a fresh temporary cache; pass 2 asks the same manager
-            again (memory hits); pass 3 uses a new manager over the same directory, as a new process would (disk
-            hits). A table shows each load's source, format, sizes, cache type and time per stage. The thumbnails
+            Starts the package's test image server on 127.0.0.1 (no network needed), serving the images in \
+            Tests/Fixtures. Each image is loaded with a thumbnail transform through ImageManager: pass 1 downloads, \
+            decodes (shrinking on load), resizes and stores in a fresh temporary cache; pass 2 asks the same manager \
+            again (memory hits); pass 3 uses a new manager over the same directory, as a new process would (disk \
+            hits). A table shows each load's source, format, sizes, cache type and time per stage. The thumbnails \
             and an HTML contact sheet (index.html) are written to --output-dir. Exits 1 if a pass misses the cache.
 
             Examples:

@@ -11,9 +11,9 @@ enum ExitStatus {
 
     /// The text shown in `--help` and the README.
     static let help = """
-        Exit statuses: 0 success; 64 usage error; 65 the image could not be decoded (corrupt, truncated,
-        unsupported, too large); 66 the source could not be loaded (missing file, HTTP error, timeout);
-        73 the output or the cache could not be written; 130 interrupted (Ctrl-C). When some sources of a batch
+        Exit statuses: 0 success; 64 usage error; 65 the image could not be decoded (corrupt, truncated, \
+        unsupported, too large); 66 the source could not be loaded (missing file, HTTP error, timeout); \
+        73 the output or the cache could not be written; 130 interrupted (Ctrl-C). When some sources of a batch \
         fail, each failure is reported on standard error and the status of the first one is returned.
         """
 

@@ -8,14 +8,14 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Load and decode images, transform them, and write them out.",
         discussion: """
-            SOURCE is a file path, a file:// or http(s):// URL, or a data: URI. The output format follows --format, else the extension of
-            OUT (.png, .jpg, .webp); animations keep their frames in WebP and lose all but the first in PNG and JPEG.
-            With several sources, --output-dir names each output after its source and processes them in parallel.
+            SOURCE is a file path, a file:// or http(s):// URL, or a data: URI. The output format follows --format, else the extension of \
+            OUT (.png, .jpg, .webp); animations keep their frames in WebP and lose all but the first in PNG and JPEG. \
+            With several sources, --output-dir names each output after its source and processes them in parallel. \
             A resize decodes no larger than needed (JPEG DCT scaling, WebP decoder scaling) before resampling.
 
-            Every load goes through the image manager and its disk cache (--cache-dir, default
-            ~/.cache/swift-web-image/default): the original bytes and the transformed image are stored, so running the
-            same command again is answered from disk (cacheType "disk" in --json). --no-cache turns the cache off,
+            Every load goes through the image manager and its disk cache (--cache-dir, default \
+            ~/.cache/swift-web-image/default): the original bytes and the transformed image are stored, so running the \
+            same command again is answered from disk (cacheType "disk" in --json). --no-cache turns the cache off, \
             --refresh revalidates cached bytes with the server (ETag / Last-Modified).
 
             \(ExitStatus.help)

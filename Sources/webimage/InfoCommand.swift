@@ -8,8 +8,8 @@ struct InfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Print an image's format, size, frame count and orientation from its header.",
         discussion: """
-            Only the header is parsed (no pixels are decoded), so this is fast even for huge images. Frame
-            durations are not in the headers of GIF, APNG and animated WebP in one place: --durations decodes the
+            Only the header is parsed (no pixels are decoded), so this is fast even for huge images. Frame \
+            durations are not in the headers of GIF, APNG and animated WebP in one place: --durations decodes the \
             whole animation to list them. The cache is not used.
 
             Examples:

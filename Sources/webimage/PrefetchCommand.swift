@@ -13,9 +13,9 @@ struct PrefetchCommand: AsyncParsableCommand {
         commandName: "prefetch",
         abstract: "Download images into the disk cache so later loads are answered from it.",
         discussion: """
-            The bytes are stored as loaded (not decoded), at low priority, a few at a time. On a terminal a live
-            progress bar shows the count, bytes, rate and time left; otherwise one line per finished source is
-            printed. A summary ends the run. Ctrl-C cancels the loads in flight, prints the summary and exits 130.
+            The bytes are stored as loaded (not decoded), at low priority, a few at a time. On a terminal a live \
+            progress bar shows the count, bytes, rate and time left; otherwise one line per finished source is \
+            printed. A summary ends the run. Ctrl-C cancels the loads in flight, prints the summary and exits 130. \
             Sources already on disk count as cached and are not downloaded again.
 
             \(ExitStatus.help)

@@ -17,11 +17,11 @@ deps:
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
+# Starts a local test server, loads the sample images through the pipeline three times (network, memory, disk),
+# prints the table and writes out/demo/index.html.
 demo: deps
 	swift build $(SWIFT_BUILD_FLAGS) --product webimage
-	@mkdir -p out
-	$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/webimage fetch Tests/Fixtures/corpus/images/exif_Landscape_6.jpg -o out/demo.png --json
-	@echo "wrote out/demo.png"
+	$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/webimage demo --output-dir out/demo
 
 test: deps
 	swift test $(SWIFT_BUILD_FLAGS)
@@ -31,7 +31,7 @@ conformance: deps
 	swift build $(SWIFT_BUILD_FLAGS) --product webimage
 	python3 -c 'import numpy, PIL' 2>/dev/null || pip install -q numpy pillow
 	python3 Tests/Fixtures/corpus/check.py Tests/Fixtures/corpus \
-		"$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/webimage fetch {in} -o {out}"
+		"$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/webimage fetch {in} -o {out} --no-cache"
 
 bench: deps
 	Benchmarks/run.sh

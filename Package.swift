@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage",
+                "WebImage", "WebImageTesting",  // the test image server, for `webimage demo`
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage", "WebImageTesting", "webimage-cache-writer"],
+            dependencies: ["WebImage", "WebImageTesting", "webimage-cache-writer", "webimage"],
             swiftSettings: strict
         ),
     ]

@@ -54,7 +54,7 @@ done
 echo
 echo "Peak memory refusing the decompression bombs (max RSS of the whole webimage process):"
 for bomb in Tests/Fixtures/corpus/images/bomb_*; do
-    command time -f '%M' -o /tmp/bomb-rss $BIN/webimage fetch "$bomb" -o /tmp/bomb.png >/dev/null 2>&1 || true
+    command time -f '%M' -o /tmp/bomb-rss $BIN/webimage fetch "$bomb" -o /tmp/bomb.png --no-cache >/dev/null 2>&1 || true
     kb=$(tail -1 /tmp/bomb-rss)
     echo "- $(basename "$bomb"): $((kb / 1024)) MiB"
 done

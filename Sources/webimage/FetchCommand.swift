@@ -2,21 +2,29 @@ import ArgumentParser
 import Foundation
 import WebImage
 
-/// `webimage fetch SOURCE… [-o OUT | --output-dir DIR]`: load, decode, transform and write images.
+/// `webimage fetch SOURCE… [-o OUT | --output-dir DIR]`: load (through the caches), decode, transform and write images.
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
         abstract: "Load and decode images, transform them, and write them out.",
         discussion: """
-            SOURCE is a file path, a file:// or http(s):// URL, or a data: URI. The output format follows --format, else the extension of
-            OUT (.png, .jpg, .webp); animations keep their frames in WebP and lose all but the first in PNG and JPEG.
-            With several sources, --output-dir names each output after its source and processes them in parallel.
+            SOURCE is a file path, a file:// or http(s):// URL, or a data: URI. The output format follows --format, else the extension of \
+            OUT (.png, .jpg, .webp); animations keep their frames in WebP and lose all but the first in PNG and JPEG. \
+            With several sources, --output-dir names each output after its source and processes them in parallel. \
             A resize decodes no larger than needed (JPEG DCT scaling, WebP decoder scaling) before resampling.
+
+            Every load goes through the image manager and its disk cache (--cache-dir, default \
+            ~/.cache/swift-web-image/default): the original bytes and the transformed image are stored, so running the \
+            same command again is answered from disk (cacheType "disk" in --json). --no-cache turns the cache off, \
+            --refresh revalidates cached bytes with the server (ETag / Last-Modified).
+
+            \(ExitStatus.help)
 
             Examples:
               webimage fetch photo.jpg -o photo.png
-              webimage fetch photo.jpg --resize 720x588 --fit fill --quality 80 -o thumb.jpg
-              webimage fetch *.jpg --resize 256x256 --output-dir thumbs --format webp --json
+              webimage fetch photo.jpg --resize 720x588 --fit fill --quality 80 -o thumb.jpg --no-cache
+              webimage fetch https://example.com/a.webp --resize 256x256 -o a.png --json
+              webimage fetch *.jpg --resize 256x256 --output-dir thumbs --format webp --concurrency 4 --json
             """
     )
 
@@ -40,14 +48,30 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var transforms: TransformOptions
 
+    @OptionGroup var cache: CacheOptions
+
+    @Flag(help: "Do not read or write the disk cache.")
+    var noCache = false
+
+    @Flag(help: "Revalidate cached bytes with the server instead of trusting them (refreshCached).")
+    var refresh = false
+
+    @Flag(help: "Load sources that failed permanently before in this run (retryFailed).")
+    var retryFailed = false
+
     @Option(help: "How many sources to process at once.")
     var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Flag(help: "Print one JSON object per source: {source, format, width, height, frames, bytes, …}.")
+    @Flag(
+        help: """
+            Print one JSON object per source: {source, format, width, height, frames, bytes, output, outputBytes, \
+            cacheType (none/memory/disk), timings {cacheQuery, load, decode, transform, store, total} in seconds}.
+            """)
     var json = false
 
     func validate() throws {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if noCache && cache.cacheDir != nil { throw ValidationError("give either --cache-dir or --no-cache, not both") }
     }
 
     func run() async throws {
@@ -55,17 +79,20 @@ struct FetchCommand: AsyncParsableCommand {
         do {
             jobs = try makeJobs()
         } catch {
-            FileHandle.standardError.write(Data("webimage: \(error.message)\n".utf8))
+            printError("webimage: \(error.message)")
             throw ExitStatus.usage
         }
-        let results = await BatchRunner.run(jobs, concurrency: max(concurrency, 1))
+        let urls = jobs.compactMap { try? $0.request.get().url }
+        let manager = ManagerFactory.manager(for: urls, disk: noCache ? nil : cache.diskCache())
+        let results = await BatchRunner.run(jobs, manager: manager, concurrency: max(concurrency, 1))
+        await manager.shutdown()
         var failure: ExitCode?
         for (job, result) in zip(jobs, results) {
             switch result {
             case .success(let report):
                 if json { print(try Self.encode(report)) }
             case .failure(let error):
-                FileHandle.standardError.write(Data("webimage: \(job.source): \(error)\n".utf8))
+                printError("webimage: \(job.source): \(error)")
                 failure = failure ?? ExitStatus.status(for: error)
             }
         }
@@ -85,12 +112,30 @@ struct FetchCommand: AsyncParsableCommand {
             }
             return format
         }
-        let resize = try transforms.resizeTransformer()
+        _ = try transforms.resizeTransformer()  // validates --fit
         let pipeline = try transforms.pipeline()
+        var options: ImageOptions = []
+        if refresh { options.insert(.refreshCached) }
+        if retryFailed { options.insert(.retryFailed) }
         return sources.map { source in
-            FetchJob(
-                source: source, timeout: timeout, output: outputPath(for: source, format: explicit), outputFormat: explicit,
-                quality: quality, resize: resize, resizeComesFirst: transforms.resizeComesFirst, pipeline: pipeline)
+            let request = Result { () throws(WebImageError) -> ImageRequest in
+                let url = try ManagerFactory.url(for: source)
+                var context = ImageContext()
+                context[ImageContextKeys.LoaderOptions.self] = ManagerFactory.loaderOptions(for: url, timeout: timeout)
+                // A lone resize is the transformer itself; a pipeline starting with one shrinks on load too.
+                if let pipeline {
+                    let only: any ImageTransforming = pipeline.transformers.count == 1 ? pipeline.transformers[0] : pipeline
+                    context[ImageContextKeys.Transformer.self] = only
+                }
+                if noCache {
+                    context[ImageContextKeys.QueryCacheType.self] = ImageCacheType.none
+                    context[ImageContextKeys.StoreCacheType.self] = ImageCacheType.none
+                }
+                return ImageRequest(url: url, options: options, context: context)
+            }
+            return FetchJob(
+                source: source, request: request, output: outputPath(for: source, format: explicit),
+                outputFormat: explicit, quality: quality)
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import WebImage
 
-/// One source of `webimage fetch`: load, decode (shrinking on load when resizing), transform, encode, write.
+/// One source of `webimage fetch`: its request through the manager (cache, load, shrink-on-load decode,
+/// transform), then the encoded output.
 struct FetchJob: Sendable {
     /// What happened, for `--json`.
     struct Report: Encodable {
@@ -10,34 +11,34 @@ struct FetchJob: Sendable {
         let width: Int
         let height: Int
         let frames: Int
-        let bytes: Int
+        /// The size of the bytes the image came from; absent for a memory hit.
+        let bytes: Int?
         let output: String?
         let outputBytes: Int?
+        /// Where the image came from: `none` (loaded), `memory` or `disk`.
+        let cacheType: String
+        /// Seconds per stage: cacheQuery, load, decode, transform, store, total.
+        let timings: ImageMetrics
     }
 
     let source: String
-    let timeout: Double?
+    /// The request, or why the source could not become one.
+    let request: Result<ImageRequest, WebImageError>
     let output: String?
     let outputFormat: ImageFormat?
     let quality: Int
-    let resize: Resize?
-    let resizeComesFirst: Bool
-    let pipeline: TransformerPipeline?
 
-    func run() async throws(WebImageError) -> Report {
-        let data = try await SourceReader.read(source, timeout: timeout)
-        let coders = ImageCoders.default
-        var options = DecodingOptions()
-        if let resize, resizeComesFirst {
-            options.targetSize = try resize.minimumSourceSize(for: try coders.info(of: data).uprightSize)
+    func run(with manager: ImageManager) async throws(WebImageError) -> Report {
+        let result = try await manager.image(for: try request.get())
+        guard let image = result.image else {
+            throw WebImageError(.corruptData, "the manager returned no image", url: result.url)
         }
-        var image = try coders.decode(data, options: options)
-        if let pipeline { image = try pipeline.transform(image) }
         var written: Int?
         if let output { written = try write(image, to: output) }
         return Report(
             source: source, format: image.format.name, width: image.width, height: image.height,
-            frames: image.frames.count, bytes: data.count, output: output, outputBytes: written)
+            frames: image.frames.count, bytes: result.data?.count, output: output, outputBytes: written,
+            cacheType: result.cacheType.description, timings: result.metrics)
     }
 
     private func write(_ image: Image, to path: String) throws(WebImageError) -> Int {

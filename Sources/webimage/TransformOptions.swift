@@ -45,9 +45,6 @@ struct TransformOptions: ParsableArguments {
         return steps.isEmpty ? nil : TransformerPipeline(steps)
     }
 
-    /// Whether the resize step may use shrink-on-load: only when nothing before it changes the geometry.
-    var resizeComesFirst: Bool { crop == nil }
-
     private static func size(_ text: String, flag: String) throws(WebImageError) -> PixelSize {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {

@@ -7,9 +7,15 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Load, decode, transform and cache images.",
         discussion: """
-            Exit statuses: 0 success; 64 usage error; 65 the image could not be decoded (corrupt, truncated,
-            unsupported, too large); 66 the source could not be loaded; 73 the output could not be written.
+            Examples:
+              webimage demo
+              webimage fetch photo.jpg --resize 256x256 -o thumb.webp --json
+              webimage prefetch --file urls.txt
+              webimage cache info
+              webimage info anim.gif --durations
+
+            \(ExitStatus.help)
             """,
-        subcommands: [FetchCommand.self]
+        subcommands: [FetchCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self, DemoCommand.self]
     )
 }

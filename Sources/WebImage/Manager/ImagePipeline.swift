@@ -128,11 +128,12 @@ struct ImagePipeline: Sendable {
     }
 
     /// The decoding options: limits, first frame, and a shrink-on-load target from the thumbnail size, the
-    /// transformer (when it is a ``Resize``) or ``ImageOptions/scaleDownLargeImages``.
+    /// transformer (when it is a ``Resize``, or a ``TransformerPipeline`` that starts with one) or
+    /// ``ImageOptions/scaleDownLargeImages``.
     func decodingOptions(for data: Data) -> @Sendable () throws(WebImageError) -> DecodingOptions {
         let limits = context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits
         let thumbnail = context[ImageContextKeys.ThumbnailSize.self]
-        let resize = transformer as? Resize
+        let resize = transformer as? Resize ?? (transformer as? TransformerPipeline)?.transformers.first as? Resize
         let scaleDown = options.contains(.scaleDownLargeImages) ? manager.configuration.scaleDownLimit : nil
         let firstFrameOnly = options.contains(.decodeFirstFrameOnly)
         let coders = coders

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Runs every benchmark script; each prints Markdown for docs/benchmarks.md.
+# Runs every benchmark; each part prints Markdown for docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")"
-for script in codecs.sh thumbnail.sh; do
+for script in codecs.sh thumbnail.sh loader.sh; do
     echo "# $script"
     "./$script" "$@"
     echo
 done
+echo "# webimage-bench cache"
+(cd .. && swift build -c release --scratch-path .build-release --product webimage-bench >/dev/null &&
+    .build-release/release/webimage-bench cache)

@@ -1,7 +1,7 @@
 import Foundation
 import WebImage
 
-/// `webimage-bench cache`: the memory and disk cache numbers recorded in docs/benchmarks-cache.md.
+/// `webimage-bench cache`: the memory and disk cache numbers recorded in docs/benchmarks.md (Caching).
 enum CacheBenchmarks {
     static func run() async throws {
         print("# cache benchmarks (\(ProcessInfo.processInfo.activeProcessorCount) cores)")

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A query looks in memory first (without suspending), then on disk; a disk hit is decoded with the cache's coder
 /// off the caller and promoted to memory. Bytes that fail to decode are never served: the entry is evicted and the
-/// query is a miss. Storing an image without its bytes encodes it (in its own format when the coder can, else PNG).
+/// query is a miss. Storing an image without its bytes encodes it (in its own format when the coder can, else
+/// animated WebP for animations, so they keep their frames, and PNG for stills).
 public final class ImageCache: ImageCaching {
     /// The memory tier.
     public let memory: MemoryImageCache
@@ -68,7 +69,7 @@ public final class ImageCache: ImageCaching {
             bytes = data
         } else if let image {
             var format = attributes.format ?? image.format
-            if !coder.canEncode(format) { format = .png }
+            if !coder.canEncode(format) { format = image.isAnimated && coder.canEncode(.webp) ? .webp : .png }
             bytes = try coder.encode(image, as: format, options: encodingOptions)
             attributes.format = format
         } else {

@@ -27,6 +27,19 @@ extension CachingTests {
             #expect(await cache.count(in: .all) == 2)
         }
 
+        @Test func animationsStoredWithoutBytesKeepTheirFramesOnDisk() async throws {
+            let directory = TemporaryDirectory()
+            let cache = makeCache(directory.url)
+            let gif = try ImageCoders.default.decode(
+                Data(contentsOf: Fixtures.corpus.appendingPathComponent("images/gen_anim.gif")), options: .default)
+            try await cache.store(gif, forKey: "anim")
+            cache.memory.removeAll()
+            let hit = try #require(await cache.query(forKey: "anim"))
+            #expect(hit.cacheType == .disk)
+            #expect(hit.image?.frames.count == gif.frames.count)
+            #expect(hit.metadata?.format == .webp)
+        }
+
         @Test func diskHitIsDecodedAndPromotedToMemory() async throws {
             let directory = TemporaryDirectory()
             let cache = makeCache(directory.url)

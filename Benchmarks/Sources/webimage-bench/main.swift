@@ -7,6 +7,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "stages": ResampleBenchmark.stages,
     "loader": LoaderBenchmarks.main,
     "cache": { _ in try await CacheBenchmarks.run() },
+    "manager": ManagerBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -6,7 +6,8 @@ import WebImageTesting
 ///
 /// 1. A memory hit end to end: `image(for:)` of an image already in the memory cache, in ns per call.
 /// 2. A cold load of `count` distinct JPEGs from the local test server through the whole pipeline (fresh caches in
-///    a temp directory each round), against the same loader plus a decode without the manager, both 6 at a time.
+///    a temp directory each round), with and without the disk store, against the same loader plus a decode without
+///    the manager, all 6 at a time.
 enum ManagerBenchmark {
     static func run(_ arguments: [String]) async throws {
         let count = option("count", in: arguments).flatMap(Int.init) ?? 100
@@ -31,10 +32,13 @@ enum ManagerBenchmark {
         for round in 1...rounds {
             let urls = (0..<count).map { server.url("/image\($0).jpg?round=\(round)") }
             let pipeline = try await timed { try await loadAll(urls, with: try manager(loader: loader)) }
+            let memoryOnly = try await timed {
+                try await loadAll(urls.map { URL(string: $0.absoluteString + "&memory")! }, with: try manager(loader: loader), options: .cacheMemoryOnly)
+            }
             let bare = try await timed { try await loadAndDecodeAll(urls.map { URL(string: $0.absoluteString + "&bare")! }, loader: loader) }
             print(String(
-                format: "round %d: %d cold loads: manager %.1f ms, loader + decode %.1f ms, overhead %.1f%%",
-                round, count, pipeline * 1000, bare * 1000, (pipeline / bare - 1) * 100))
+                format: "round %d: %d cold loads: manager %.1f ms (%.1f%% over), manager storing in memory only %.1f ms (%.1f%% over), loader + decode %.1f ms",
+                round, count, pipeline * 1000, (pipeline / bare - 1) * 100, memoryOnly * 1000, (memoryOnly / bare - 1) * 100, bare * 1000))
         }
     }
 
@@ -44,8 +48,8 @@ enum ManagerBenchmark {
             loader: loader, cache: ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory))))
     }
 
-    private static func loadAll(_ urls: [URL], with manager: ImageManager) async throws {
-        try await forEach(urls) { url in _ = try await manager.image(for: url) }
+    private static func loadAll(_ urls: [URL], with manager: ImageManager, options: ImageOptions = []) async throws {
+        try await forEach(urls) { url in _ = try await manager.image(for: url, options: options) }
     }
 
     private static func loadAndDecodeAll(_ urls: [URL], loader: HTTPImageLoader) async throws {

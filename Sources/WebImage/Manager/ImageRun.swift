@@ -88,9 +88,6 @@ final class ImageRun: Sendable {
         updatePriority()
     }
 
-    /// The number of subscribers still waiting.
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
     /// Tells every subscriber about download progress.
     func reportProgress(received: Int, expected: Int?) {
         for events in state.withLock({ $0.subscribers.values.map(\.events) }) { events.progress(received, expected) }

@@ -15,7 +15,7 @@ public struct JPEGCoder: ImageCoding {
     public func canEncode(_ format: ImageFormat) -> Bool { format == .jpeg }
 
     public func info(of data: Data) throws(WebImageError) -> ImageInfo {
-        try withBytes(data) { bytes throws(WebImageError) in
+        try data.withImageBytes { bytes throws(WebImageError) in
             let handle = try Handle.decompressor()
             defer { tjDestroy(handle.raw) }
             let header = try handle.header(bytes)
@@ -26,11 +26,11 @@ public struct JPEGCoder: ImageCoding {
     }
 
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
-        try withBytes(data) { bytes throws(WebImageError) in try decode(bytes, options: options, partial: false) }
+        try data.withImageBytes { bytes throws(WebImageError) in try decode(bytes, options: options, partial: false) }
     }
 
     public func decodePartial(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image? {
-        try? withBytes(data) { bytes throws(WebImageError) in try decode(bytes, options: options, partial: true) }
+        try? data.withImageBytes { bytes throws(WebImageError) in try decode(bytes, options: options, partial: true) }
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
@@ -82,15 +82,6 @@ public struct JPEGCoder: ImageCoding {
         pixels = pixels.oriented(from: orientation)
         return Image(
             frames: [ImageFrame(pixels: pixels)], format: .jpeg, sourceOrientation: orientation, isOpaque: true)
-    }
-
-    private func withBytes<T>(
-        _ data: Data, _ body: (UnsafeRawBufferPointer) throws(WebImageError) -> T
-    ) throws(WebImageError) -> T {
-        let result: Result<T, WebImageError> = data.withUnsafeBytes { bytes in
-            do throws(WebImageError) { return .success(try body(bytes)) } catch { return .failure(error) }
-        }
-        return try result.get()
     }
 }
 

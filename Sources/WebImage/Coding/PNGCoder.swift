@@ -69,14 +69,9 @@ public struct PNGCoder: ImageCoding {
     ) throws(WebImageError) -> (PixelBuffer, ImageOrientation) {
         guard let context = spng_ctx_new(0) else { throw WebImageError(.corruptData, "libspng did not start") }
         defer { spng_ctx_free(context) }
-        let result: Result<(PixelBuffer, ImageOrientation), WebImageError> = data.withUnsafeBytes { bytes in
-            do throws(WebImageError) {
-                return .success(try decode(bytes, context: context, limits: limits))
-            } catch {
-                return .failure(error)
-            }
+        return try data.withImageBytes { bytes throws(WebImageError) in
+            try decode(bytes, context: context, limits: limits)
         }
-        return try result.get()
     }
 
     private static func decode(

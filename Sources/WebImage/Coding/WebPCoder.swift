@@ -108,11 +108,9 @@ public struct WebPCoder: ImageCoding {
     static func withWebPData<T>(
         _ data: Data, _ body: (WebPData) throws(WebImageError) -> T
     ) throws(WebImageError) -> T {
-        let result: Result<T, WebImageError> = data.withUnsafeBytes { bytes in
-            let webp = WebPData(bytes: bytes.bindMemory(to: UInt8.self).baseAddress, size: bytes.count)
-            do throws(WebImageError) { return .success(try body(webp)) } catch { return .failure(error) }
+        try data.withImageBytes { bytes throws(WebImageError) in
+            try body(WebPData(bytes: bytes.bindMemory(to: UInt8.self).baseAddress, size: bytes.count))
         }
-        return try result.get()
     }
 }
 

@@ -1,17 +1,19 @@
 import Foundation
+import Synchronization
+import Synchronization
 import WebImage
 import WebImageTesting
 
-/// `webimage-bench manager [--count 100] [--rounds 3]`: the manager's overhead.
+/// `webimage-bench manager [--count 100] [--rounds 9]`: the manager's overhead.
 ///
 /// 1. A memory hit end to end: `image(for:)` of an image already in the memory cache, in ns per call.
-/// 2. A cold load of `count` distinct JPEGs from the local test server through the whole pipeline (fresh caches in
-///    a temp directory each round), with and without the disk store, against the same loader plus a decode without
-///    the manager, all 6 at a time.
+/// 2. A cold load of `count` distinct JPEGs from the local test server, 6 at a time, through the manager with each
+///    cache setting (fresh caches in a temp directory each time) and through the same loader plus a decode without
+///    the manager, dropping or keeping the images (a memory cache keeps them, which costs page faults).
 enum ManagerBenchmark {
     static func run(_ arguments: [String]) async throws {
         let count = option("count", in: arguments).flatMap(Int.init) ?? 100
-        let rounds = option("rounds", in: arguments).flatMap(Int.init) ?? 3
+        let rounds = option("rounds", in: arguments).flatMap(Int.init) ?? 9
         let server = TestImageServer()
         try await server.start()
         let jpeg = try Data(contentsOf: Fixtures.corpus.appendingPathComponent("images/gen_baseline_420.jpg"))
@@ -29,16 +31,67 @@ enum ManagerBenchmark {
         let perCall = (clock.now - start) / calls
         print("memory hit through image(for:): \(perCall.components.attoseconds / 1_000_000_000) ns per call")
 
+        var samples: [Variant: [Double]] = [:]
         for round in 1...rounds {
-            let urls = (0..<count).map { server.url("/image\($0).jpg?round=\(round)") }
-            let pipeline = try await timed { try await loadAll(urls, with: try manager(loader: loader)) }
-            let memoryOnly = try await timed {
-                try await loadAll(urls.map { URL(string: $0.absoluteString + "&memory")! }, with: try manager(loader: loader), options: .cacheMemoryOnly)
+            for variant in Variant.allCases {
+                let urls = (0..<count).map { server.url("/image\($0).jpg?round=\(round)&\(variant)") }
+                var manager: ImageManager?
+                samples[variant, default: []].append(try await timed { manager = try await variant.load(urls, loader: loader) })
+                await manager?.waitForPendingStores()
             }
-            let bare = try await timed { try await loadAndDecodeAll(urls.map { URL(string: $0.absoluteString + "&bare")! }, loader: loader) }
-            print(String(
-                format: "round %d: %d cold loads: manager %.1f ms (%.1f%% over), manager storing in memory only %.1f ms (%.1f%% over), loader + decode %.1f ms",
-                round, count, pipeline * 1000, (pipeline / bare - 1) * 100, memoryOnly * 1000, (memoryOnly / bare - 1) * 100, bare * 1000))
+        }
+        let median = samples.mapValues { $0.sorted()[$0.count / 2] * 1000 }
+        print("\(count) cold loads, 6 at a time, median of \(rounds) rounds (each round runs every variant once):")
+        print("| variant | ms | over its baseline |")
+        print("|---|---:|---:|")
+        for variant in Variant.allCases {
+            let ms = median[variant]!
+            let over = variant.baseline.map { String(format: "%+.1f%% over %@", (ms / median[$0]! - 1) * 100, $0.label) } ?? "baseline"
+            print(String(format: "| %@ | %.1f | %@ |", variant.label, ms, over))
+        }
+    }
+
+    /// One way of loading and decoding the same number of distinct images.
+    enum Variant: CaseIterable {
+        case loaderAndDecode, loaderAndDecodeKeeping, managerNoCache, managerMemoryOnly, manager, managerWaitingForDisk
+
+        var label: String {
+            switch self {
+            case .loaderAndDecode: "loader + decode, images dropped"
+            case .loaderAndDecodeKeeping: "loader + decode, images kept"
+            case .managerNoCache: "manager, no cache tiers"
+            case .managerMemoryOnly: "manager, memory cache only"
+            case .manager: "manager, memory + disk (delivered before the disk write)"
+            case .managerWaitingForDisk: "manager, memory + disk, waitStoreCache"
+            }
+        }
+
+        /// What this variant is compared with: the same work without the manager.
+        var baseline: Variant? {
+            switch self {
+            case .loaderAndDecode, .loaderAndDecodeKeeping: nil
+            case .managerNoCache: .loaderAndDecode
+            case .managerMemoryOnly, .manager, .managerWaitingForDisk: .loaderAndDecodeKeeping
+            }
+        }
+
+        /// Loads `urls` and returns the manager used, whose background disk writes are awaited after timing.
+        func load(_ urls: [URL], loader: HTTPImageLoader) async throws -> ImageManager? {
+            var options: ImageOptions = []
+            var context = ImageContext()
+            switch self {
+            case .loaderAndDecode, .loaderAndDecodeKeeping:
+                try await loadAndDecodeAll(urls, loader: loader, keep: self == .loaderAndDecodeKeeping)
+                return nil
+            case .managerNoCache:
+                context = context.with(ImageContextKeys.QueryCacheType.self, []).with(ImageContextKeys.StoreCacheType.self, [])
+            case .managerMemoryOnly: options = .cacheMemoryOnly
+            case .manager: break
+            case .managerWaitingForDisk: options = .waitStoreCache
+            }
+            let manager = try ManagerBenchmark.manager(loader: loader)
+            try await loadAll(urls, with: manager, options: options, context: context)
+            return manager
         }
     }
 
@@ -48,14 +101,18 @@ enum ManagerBenchmark {
             loader: loader, cache: ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory))))
     }
 
-    private static func loadAll(_ urls: [URL], with manager: ImageManager, options: ImageOptions = []) async throws {
-        try await forEach(urls) { url in _ = try await manager.image(for: url, options: options) }
+    private static func loadAll(
+        _ urls: [URL], with manager: ImageManager, options: ImageOptions = [], context: ImageContext = ImageContext()
+    ) async throws {
+        try await forEach(urls) { url in _ = try await manager.image(for: url, options: options, context: context) }
     }
 
-    private static func loadAndDecodeAll(_ urls: [URL], loader: HTTPImageLoader) async throws {
+    private static func loadAndDecodeAll(_ urls: [URL], loader: HTTPImageLoader, keep: Bool = false) async throws {
+        let kept = Mutex<[Image]>([])
         try await forEach(urls) { url in
             let response = try await loader.load(url)
-            _ = try ImageCoders.default.decode(response.data, options: .default)
+            let image = try ImageCoders.default.decode(response.data, options: .default)
+            if keep { kept.withLock { $0.append(image) } }
         }
     }
 

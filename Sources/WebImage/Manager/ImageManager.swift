@@ -21,6 +21,7 @@ public final class ImageManager: Sendable {
     public let configuration: Configuration
     let failedURLs = FailedURLSet()
     let workQueue: WorkQueue
+    let pendingStores = PendingStores()
     private let runs = Mutex<[String: ImageRun]>([:])
     private let nextID = Atomic<Int>(0)
 
@@ -70,8 +71,14 @@ public final class ImageManager: Sendable {
     /// The number of distinct runs in flight (identical requests share one).
     public var runningCount: Int { runs.withLock { $0.count } }
 
-    /// Shuts down the HTTP client of the configured loaders. Call before the process exits.
+    /// Returns once every disk write started so far has finished (results are delivered before their disk write
+    /// unless ``ImageOptions/waitStoreCache`` is set).
+    public func waitForPendingStores() async { await pendingStores.waitAll() }
+
+    /// Waits for pending disk writes and shuts down the HTTP client of the configured loaders. Call before the
+    /// process exits.
     public func shutdown() async {
+        await waitForPendingStores()
         let loaders = (configuration.loader as? ImageLoaders)?.loaders ?? [configuration.loader]
         for case let http as HTTPImageLoader in loaders { try? await http.shutdown() }
     }

@@ -27,6 +27,9 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     public static let decodeFirstFrameOnly = ImageOptions(rawValue: 1 << 10)
     /// Query the disk cache in the caller's task instead of a separate one (fewer hops, same result).
     public static let queryDiskDataSync = ImageOptions(rawValue: 1 << 11)
+    /// Deliver only after the disk cache has stored the result. By default the result is delivered once it is in
+    /// memory and the disk write finishes in the background (``ImageManager/waitForPendingStores()``).
+    public static let waitStoreCache = ImageOptions(rawValue: 1 << 14)
     /// For targets: show the placeholder only after the load fails or takes long, not at once.
     public static let delayPlaceholder = ImageOptions(rawValue: 1 << 12)
     /// For targets: deliver the image to the completion only; do not set it on the target.

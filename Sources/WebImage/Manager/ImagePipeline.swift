@@ -65,9 +65,12 @@ struct ImagePipeline: Sendable {
     private func queryCaches(_ metrics: inout ImageMetrics) async throws(WebImageError) -> ImageResult? {
         let decode = !options.contains(.avoidDecode)
         let finishedKey = request.transformedCacheKey
-        let hit = await timed(&metrics.cacheQuery) { await cache.query(forKey: finishedKey, in: queryTypes, decode: decode) }
-        if let hit, !decode || hit.image != nil {
+        let hit = await timed(&metrics.cacheQuery) { await cache.query(forKey: finishedKey, in: queryTypes, decode: false) }
+        if let hit, hit.image != nil || !decode {
             return ImageResult(image: hit.image, data: hit.data, cacheType: hit.cacheType, url: request.url, metrics: metrics)
+        }
+        if let data = hit?.data, let image = try await decodeCached(data, key: finishedKey, &metrics) {
+            return ImageResult(image: image, data: data, cacheType: .disk, url: request.url, metrics: metrics)
         }
         guard finishedKey != request.cacheKey, queryTypes.contains(.disk) else { return nil }
         let original = await timed(&metrics.cacheQuery) {
@@ -75,6 +78,29 @@ struct ImagePipeline: Sendable {
         }
         guard let data = original?.data else { return nil }
         return try await finish(data: data, attributes: attributes(of: original), cacheType: .disk, storeOriginal: false, &metrics)
+    }
+
+    /// Decodes a finished image found on disk on the work queue and promotes it to memory; `nil` (and the entry
+    /// evicted) when the bytes do not decode, so a corrupt entry is never served.
+    private func decodeCached(_ data: Data, key: String, _ metrics: inout ImageMetrics) async throws(WebImageError) -> Image? {
+        let decoding = DecodingOptions(
+            firstFrameOnly: options.contains(.decodeFirstFrameOnly),
+            limits: context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits)
+        let coders = coders
+        let clock = ContinuousClock.now
+        let image: Image
+        do {
+            image = try await manager.workQueue.run { () throws(WebImageError) -> Image in try coders.decode(data, options: decoding) }
+        } catch where error.code == .cancelled {
+            throw error
+        } catch {
+            manager.configuration.logger.warning("evicting a disk entry that does not decode", metadata: ["key": "\(key)", "error": "\(error)"])
+            await cache.remove(forKey: key, from: .disk)
+            return nil
+        }
+        metrics.decode = (ContinuousClock.now - clock).seconds
+        if queryTypes.contains(.memory) { await store(image, data: nil, key: key, attributes: .none, types: .memory) }
+        return image
     }
 
     private func load(revalidating cached: ImageCacheResult?) async throws(WebImageError) -> ImageResponse {
@@ -103,7 +129,7 @@ struct ImagePipeline: Sendable {
         _ metrics: inout ImageMetrics
     ) async throws(WebImageError) -> ImageResult {
         if options.contains(.avoidDecode) {
-            if storeOriginal { await store(nil, data: data, key: request.cacheKey, attributes: attributes, types: storeTypes.intersection(.disk), &metrics) }
+            if storeOriginal { await storeOnDisk(original: data, attributes: attributes, finished: nil, &metrics) }
             return ImageResult(image: nil, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
         }
         let decoding = decodingOptions(for: data)
@@ -119,11 +145,13 @@ struct ImagePipeline: Sendable {
             image = try await manager.workQueue.run { () throws(WebImageError) -> Image in try transformer.transform(decoded) }
             metrics.transform = (ContinuousClock.now - clock).seconds
         }
-        if storeOriginal {
-            await store(nil, data: data, key: request.cacheKey, attributes: attributes, types: storeTypes.intersection(.disk), &metrics)
+        if storeTypes.contains(.memory) {
+            clock = ContinuousClock.now
+            await store(image, data: nil, key: request.transformedCacheKey, attributes: .none, types: .memory)
+            metrics.store += (ContinuousClock.now - clock).seconds
         }
-        let finishedTypes = request.transformedCacheKey == request.cacheKey ? storeTypes.intersection(.memory) : storeTypes
-        await store(image, data: nil, key: request.transformedCacheKey, attributes: .none, types: finishedTypes, &metrics)
+        let transformed = request.transformedCacheKey != request.cacheKey
+        await storeOnDisk(original: storeOriginal ? data : nil, attributes: attributes, finished: transformed ? image : nil, &metrics)
         return ImageResult(image: image, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
     }
 
@@ -169,18 +197,34 @@ struct ImagePipeline: Sendable {
         CacheEntryAttributes(etag: result?.metadata?.etag, lastModified: result?.metadata?.lastModified)
     }
 
-    private func store(
-        _ image: Image?, data: Data?, key: String, attributes: CacheEntryAttributes, types: ImageCacheType,
-        _ metrics: inout ImageMetrics
-    ) async {
-        guard types != .none else { return }
-        let clock = ContinuousClock.now
+    /// Writes the original bytes and the encoded finished image to disk: awaited with
+    /// ``ImageOptions/waitStoreCache``, otherwise in the background (``ImageManager/waitForPendingStores()``).
+    private func storeOnDisk(original: Data?, attributes: CacheEntryAttributes, finished: Image?, _ metrics: inout ImageMetrics) async {
+        guard storeTypes.contains(.disk), original != nil || finished != nil else { return }
+        let pipeline = self
+        let write: @Sendable () async -> Void = {
+            if let original {
+                await pipeline.store(nil, data: original, key: pipeline.request.cacheKey, attributes: attributes, types: .disk)
+            }
+            if let finished {
+                await pipeline.store(finished, data: nil, key: pipeline.request.transformedCacheKey, attributes: .none, types: .disk)
+            }
+        }
+        if options.contains(.waitStoreCache) {
+            let clock = ContinuousClock.now
+            await write()
+            metrics.store += (ContinuousClock.now - clock).seconds
+        } else {
+            manager.pendingStores.add(write)
+        }
+    }
+
+    private func store(_ image: Image?, data: Data?, key: String, attributes: CacheEntryAttributes, types: ImageCacheType) async {
         do throws(WebImageError) {
             try await cache.store(image, data: data, forKey: key, attributes: attributes, in: types)
         } catch {
             manager.configuration.logger.warning("cache store failed", metadata: ["key": "\(key)", "error": "\(error)"])
         }
-        metrics.store += (ContinuousClock.now - clock).seconds
     }
 
     private func timed<T>(_ total: inout Double, _ body: () async -> T) async -> T {

@@ -18,8 +18,8 @@ public final class ImagePrefetcher: Sendable {
     public let manager: ImageManager
     /// The most loads one prefetch runs at once.
     public let maxConcurrent: Int
-    /// The options of every request (with ``ImageOptions/lowPriority`` and, unless images are kept in memory,
-    /// ``ImageOptions/avoidDecode`` added).
+    /// The options of every request (with ``ImageOptions/lowPriority``, ``ImageOptions/waitStoreCache`` so a
+    /// finished URL is on disk, and, unless images are kept in memory, ``ImageOptions/avoidDecode`` added).
     public let options: ImageOptions
     /// The context of every request (unless images are kept in memory and it names none, its
     /// ``ImageContextKeys/StoreCacheType`` is `.disk`).
@@ -43,7 +43,7 @@ public final class ImagePrefetcher: Sendable {
         self.manager = manager
         self.maxConcurrent = max(1, maxConcurrent)
         self.keepsImagesInMemory = keepsImagesInMemory
-        var options = options.union(.lowPriority).subtracting(.highPriority)
+        var options = options.union([.lowPriority, .waitStoreCache]).subtracting(.highPriority)
         var context = context
         if !keepsImagesInMemory {
             options.insert(.avoidDecode)

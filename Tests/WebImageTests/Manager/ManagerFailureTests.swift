@@ -44,7 +44,7 @@ import WebImageTesting
     @Test func refreshWithAnUnchangedImageReusesTheCachedBytes() async throws {
         try await withManager { harness in
             let url = harness.url("/photo.jpg")
-            _ = try await harness.manager.image(for: url)
+            _ = try await harness.manager.image(for: url, options: .waitStoreCache)
             let refreshed = try await harness.manager.image(for: url, options: .refreshCached)
             #expect(refreshed.cacheType == .disk)
             #expect(refreshed.image?.size == PixelSize(width: 640, height: 480))
@@ -57,7 +57,7 @@ import WebImageTesting
     @Test func refreshWithAChangedImageLoadsTheNewOne() async throws {
         try await withManager { harness in
             let url = harness.url("/photo.jpg")
-            _ = try await harness.manager.image(for: url)
+            _ = try await harness.manager.image(for: url, options: .waitStoreCache)
             harness.server.register(ManagerHarness.gif, at: "/photo.jpg", contentType: "image/gif")
             let refreshed = try await harness.manager.image(for: url, options: .refreshCached)
             #expect(refreshed.cacheType == .none)

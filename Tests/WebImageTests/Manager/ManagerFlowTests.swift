@@ -8,10 +8,11 @@ import WebImageTesting
     @Test func networkThenMemoryThenDisk() async throws {
         try await withManager { harness in
             let url = harness.url("/photo.jpg")
-            let first = try await harness.manager.image(for: url)
+            let first = try await harness.manager.image(for: url, options: .waitStoreCache)
             #expect(first.cacheType == .none)
             #expect(first.image?.size == PixelSize(width: 640, height: 480))
             #expect(first.metrics.load > 0 && first.metrics.decode > 0)
+            #expect(await harness.cache.disk.contains(url.absoluteString))
             let second = try await harness.manager.image(for: url)
             #expect(second.cacheType == .memory)
             #expect(second.image === first.image)
@@ -20,6 +21,27 @@ import WebImageTesting
             #expect(third.cacheType == .disk)
             #expect(third.image?.size == first.image?.size)
             #expect(harness.server.requestCount("/photo.jpg") == 1)
+        }
+    }
+
+    @Test func diskWritesFinishInTheBackgroundAndCanBeAwaited() async throws {
+        try await withManager { harness in
+            let urls = (0..<20).map { harness.url("/photo.jpg?n=\($0)") }
+            for url in urls { _ = try await harness.manager.image(for: url) }
+            await harness.manager.waitForPendingStores()
+            for url in urls { #expect(await harness.cache.disk.contains(url.absoluteString)) }
+        }
+    }
+
+    @Test func aDiskEntryThatDoesNotDecodeIsEvictedAndLoadedAgain() async throws {
+        try await withManager { harness in
+            let url = harness.url("/photo.jpg")
+            try await harness.cache.disk.store(Data("not a jpeg".utf8), forKey: url.absoluteString)
+            let result = try await harness.manager.image(for: url, options: .waitStoreCache)
+            #expect(result.cacheType == .none)
+            #expect(result.image?.size == PixelSize(width: 640, height: 480))
+            #expect(harness.server.requestCount("/photo.jpg") == 1)
+            #expect(await harness.cache.disk.data(forKey: url.absoluteString) == ManagerHarness.jpeg)
         }
     }
 
@@ -59,6 +81,7 @@ import WebImageTesting
             #expect(result.image == nil)
             #expect(result.data == ManagerHarness.jpeg)
             #expect(harness.coder.decodes.load(ordering: .relaxed) == 0)
+            await harness.manager.waitForPendingStores()
             let decoded = try await harness.manager.image(for: harness.url("/photo.jpg"))
             #expect(decoded.cacheType == .disk)
         }
@@ -90,6 +113,7 @@ import WebImageTesting
             let result = try await harness.manager.image(for: url, context: context)
             #expect(result.image?.size == PixelSize(width: 8, height: 8))
             #expect(try await harness.manager.image(for: url, context: context).cacheType == .memory)
+            await harness.manager.waitForPendingStores()
             let other = ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 16))
             let reused = try await harness.manager.image(for: url, context: other)
             #expect(reused.cacheType == .disk)

@@ -9,7 +9,8 @@ import WebImageTesting
 struct ImagePrefetcherTests {
     @Test("counts finished and skipped URLs, reports progress after each, and lists the failures")
     func countsAndFailures() async throws {
-        try await withTestManager { server, manager, _, _ in
+        try await withManager { harness in
+            let server = harness.server, manager = harness.manager
             let good = (1...3).map { server.url("\(ServedImages.alpha)?n=\($0)") }
             let bad = [server.url("/status/404?n=1"), server.url("/status/410")]
             let callbacks = Mutex<[ImagePrefetchProgress]>([])
@@ -39,7 +40,8 @@ struct ImagePrefetcherTests {
 
     @Test("never runs more than maxConcurrent loads at once, as the server sees them", arguments: [1, 3])
     func concurrencyLimit(maxConcurrent: Int) async throws {
-        try await withTestManager { server, manager, _, _ in
+        try await withManager { harness in
+            let server = harness.server, manager = harness.manager
             let urls = (1...9).map { server.url("\(ServedImages.alpha)?gate=go&n=\($0)") }
             let prefetcher = ImagePrefetcher(manager: manager, maxConcurrent: maxConcurrent)
             let token = prefetcher.prefetch(urls)
@@ -55,7 +57,8 @@ struct ImagePrefetcherTests {
 
     @Test("loads at low priority: a normal request queued later downloads first")
     func lowPriority() async throws {
-        try await withTestManager(loader: .init(maxConcurrentDownloads: 1)) { server, manager, _, loader in
+        try await withManager(.init(maxConcurrentDownloads: 1)) { harness in
+            let server = harness.server, manager = harness.manager, loader = harness.loader
             let prefetcher = ImagePrefetcher(manager: manager)
             #expect(prefetcher.options.contains(.lowPriority))
             let blocker = manager.task(for: ImageRequest(url: server.url("\(ServedImages.photo)?gate=blocker")))
@@ -77,7 +80,8 @@ struct ImagePrefetcherTests {
 
     @Test("cancelling stops the running loads and never starts the waiting ones", arguments: [false, true])
     func cancelStopsPending(throughPrefetcher: Bool) async throws {
-        try await withTestManager { server, manager, _, _ in
+        try await withManager { harness in
+            let server = harness.server, manager = harness.manager
             let urls = (1...6).map { server.url("\(ServedImages.alpha)?gate=never&n=\($0)") }
             let prefetcher = ImagePrefetcher(manager: manager, maxConcurrent: 2)
             let token = prefetcher.prefetch(urls)
@@ -97,7 +101,8 @@ struct ImagePrefetcherTests {
 
     @Test("fills the disk cache with the original bytes and keeps nothing in memory by default")
     func fillsDiskOnly() async throws {
-        try await withTestManager { server, manager, cache, _ in
+        try await withManager { harness in
+            let server = harness.server, manager = harness.manager, cache = harness.cache
             let urls = [server.url(ServedImages.alpha), server.url(ServedImages.photo)]
             let summary = await ImagePrefetcher(manager: manager).prefetchAndWait(urls)
             #expect(summary.finished == 2)
@@ -115,7 +120,8 @@ struct ImagePrefetcherTests {
 
     @Test("keepsImagesInMemory decodes and fills the memory cache too")
     func keepsImagesInMemory() async throws {
-        try await withTestManager { server, manager, cache, _ in
+        try await withManager { harness in
+            let server = harness.server, manager = harness.manager, cache = harness.cache
             let urls = [server.url(ServedImages.alpha), server.url(ServedImages.photo)]
             let prefetcher = ImagePrefetcher(manager: manager, keepsImagesInMemory: true)
             #expect(!prefetcher.options.contains(.avoidDecode))
@@ -132,7 +138,8 @@ struct ImagePrefetcherTests {
 
     @Test("undecodable bytes are skipped when images are kept in memory")
     func undecodableSkippedWhenDecoding() async throws {
-        try await withTestManager { server, manager, _, _ in
+        try await withManager { harness in
+            let server = harness.server, manager = harness.manager
             let url = server.url("/generated/noise?size=2000")
             let summary = await ImagePrefetcher(manager: manager, keepsImagesInMemory: true).prefetchAndWait([url])
             #expect(summary.skipped == 1)
@@ -142,7 +149,8 @@ struct ImagePrefetcherTests {
 
     @Test("an empty list completes at once")
     func emptyList() async throws {
-        try await withTestManager { _, manager, _, _ in
+        try await withManager { harness in
+            let manager = harness.manager
             let summary = await ImagePrefetcher(manager: manager).prefetchAndWait([])
             #expect(summary.total == 0)
             #expect(summary.finished == 0)

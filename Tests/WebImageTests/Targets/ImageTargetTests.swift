@@ -12,7 +12,7 @@ struct ImageTargetTests {
 
     @Test("shows the placeholder at once, then the image; a second target gets it from memory synchronously")
     func placeholderThenImage() async throws {
-        let env = try await ManagerTestEnvironment.start()
+        let env = try await ManagerHarness()
         let target = RecordingTarget()
         let log = CompletionLog()
         let url = env.url(ServedImages.alpha)
@@ -40,7 +40,7 @@ struct ImageTargetTests {
 
     @Test("a delayed placeholder is not shown while loading, is shown when the load fails, and never on success")
     func delayedPlaceholder() async throws {
-        let env = try await ManagerTestEnvironment.start()
+        let env = try await ManagerHarness()
         let failing = RecordingTarget()
         let log = CompletionLog()
         failing.setImage(
@@ -71,7 +71,7 @@ struct ImageTargetTests {
 
     @Test("a newer source wins: the older, slower load is cancelled, reported as cancelled, and never shown")
     func newerSourceWins() async throws {
-        let env = try await ManagerTestEnvironment.start()
+        let env = try await ManagerHarness()
         let target = RecordingTarget()
         let log = CompletionLog()
         let slowURL = env.url("\(ServedImages.alpha)?gate=slow")
@@ -123,7 +123,7 @@ struct ImageTargetTests {
 
     @Test("the target is held weakly: released mid-load, nothing keeps it alive and nothing crashes")
     func weakTarget() async throws {
-        let env = try await ManagerTestEnvironment.start()
+        let env = try await ManagerHarness()
         let log = CompletionLog()
         var target: RecordingTarget? = RecordingTarget()
         weak let released = target
@@ -144,7 +144,7 @@ struct ImageTargetTests {
 
     @Test("avoidAutoSetImage delivers the image to the completion only")
     func avoidAutoSetImage() async throws {
-        let env = try await ManagerTestEnvironment.start()
+        let env = try await ManagerHarness()
         let target = RecordingTarget()
         let log = CompletionLog()
         target.setImage(
@@ -160,7 +160,7 @@ struct ImageTargetTests {
 
     @Test("progress reaches the target hook and the progress closure, between start and finish")
     func progressHook() async throws {
-        let env = try await ManagerTestEnvironment.start()
+        let env = try await ManagerHarness()
         let target = RecordingTarget()
         let log = CompletionLog()
         let seen = ProgressBox()
@@ -179,7 +179,7 @@ struct ImageTargetTests {
 
     @Test("cancelImageLoad ends the load at once with a cancellation; a nil URL fails after the placeholder")
     func cancelAndNilURL() async throws {
-        let env = try await ManagerTestEnvironment.start()
+        let env = try await ManagerHarness()
         let target = RecordingTarget()
         let log = CompletionLog()
         target.setImage(
@@ -209,7 +209,7 @@ struct ImageTargetTests {
 
     @Test("operation keys are independent slots on one target")
     func operationKeys() async throws {
-        let env = try await ManagerTestEnvironment.start()
+        let env = try await ManagerHarness()
         let target = RecordingTarget()
         let log = CompletionLog()
         target.setImage(

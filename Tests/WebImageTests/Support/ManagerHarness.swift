@@ -39,13 +39,15 @@ final class CountingTransformer: ImageTransforming {
     }
 }
 
-/// A started test server, an HTTP loader, a cache in a fresh temp directory and a manager over them.
+/// A started test server, an HTTP loader, a counting coder, a cache in a fresh temp directory and a manager over
+/// them. Call ``shutdown()`` when done (``withManager(_:_:)`` does).
 struct ManagerHarness {
     let server: TestImageServer
     let loader: HTTPImageLoader
     let directory: URL
     let coder = CountingCoder()
     let manager: ImageManager
+    var cache: ImageCache { manager.configuration.cache as! ImageCache }
 
     static let jpeg = try! corpusImage("gen_baseline_420.jpg")
     static let progressive = try! corpusImage("gen_progressive.jpg")
@@ -66,13 +68,16 @@ struct ManagerHarness {
 
     /// Another manager (own memory cache) over the same disk directory and loader.
     static func manager(loader: HTTPImageLoader, directory: URL, coder: CountingCoder) -> ImageManager {
-        let cache = ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory), coder: coder)
+        let disk = DiskCache(directory: directory, configuration: DiskCache.Configuration(sweepInterval: nil))
+        let cache = ImageCache(memory: MemoryImageCache(), disk: disk, coder: coder)
         return ImageManager(configuration: .init(loader: ImageLoaders([loader, FileImageLoader(), DataURLImageLoader()]), cache: cache, coders: coder))
     }
 
     func url(_ path: String) -> URL { server.url(path) }
 
+    /// Lets background disk writes finish, stops the loader and the server, and deletes the directory.
     func shutdown() async {
+        await manager.waitForPendingStores()
         try? await loader.shutdown()
         try? await server.shutdown()
         try? FileManager.default.removeItem(at: directory)
@@ -112,4 +117,14 @@ func expectManagerError<T>(
         Issue.record("expected a WebImageError, got \(error)", sourceLocation: sourceLocation)
         return nil
     }
+}
+
+/// Fixture images the test server serves, as `/fixtures/…` paths.
+enum ServedImages {
+    /// A 15 KB PNG.
+    static let alpha = "/fixtures/resize/alpha.png"
+    /// A second, larger PNG.
+    static let photo = "/fixtures/resize/photo.png"
+    /// A third, smaller PNG.
+    static let small = "/fixtures/resize/alpha_160x120_bilinear.png"
 }

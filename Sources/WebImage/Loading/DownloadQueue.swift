@@ -2,26 +2,42 @@ import Synchronization
 
 /// Admits at most `maxConcurrent` downloads at once, starting waiting ones by priority, then FIFO or LIFO order.
 ///
-/// A Mutex-guarded state machine; waiting is a suspended continuation, never polling. Usage by a download:
+/// A Mutex-guarded state machine over a heap of waiting tickets (O(log n) per admission); waiting is a suspended continuation, never polling. Usage by a download:
 /// `let ticket = enqueue(priority)`, `try await wait(ticket)`, then always `finish(ticket)` (waiting or not).
 final class DownloadQueue: Sendable {
     typealias Ticket = Int
 
     private enum Slot {
-        case waiting(priority: ImageLoadPriority, sequence: Int, continuation: CheckedContinuation<Void, any Error>?)
+        case waiting(priority: ImageLoadPriority, continuation: CheckedContinuation<Void, any Error>?)
         case running
     }
 
     private struct State {
         var slots: [Ticket: Slot] = [:]
+        var queue: WaitingDownloads
         var running = 0
         var waiting = 0
         var nextTicket = 0
+
+        /// Takes a waiting ticket out of the slots, leaving its heap entry stale.
+        mutating func removeWaiting(_ ticket: Ticket) -> CheckedContinuation<Void, any Error>? {
+            guard case .waiting(_, let continuation) = slots.removeValue(forKey: ticket) else { return nil }
+            waiting -= 1
+            entryWentStale()
+            return continuation
+        }
+
+        mutating func entryWentStale() {
+            guard queue.noteStale() else { return }
+            var current: [Ticket: ImageLoadPriority] = [:]
+            for (ticket, slot) in slots { if case .waiting(let priority, _) = slot { current[ticket] = priority } }
+            queue.sweep(keeping: current)
+        }
     }
 
     let maxConcurrent: Int
     let order: ImageDownloadOrder
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let changed: ChangeSignal
 
     init(maxConcurrent: Int, order: ImageDownloadOrder, changed: ChangeSignal) {
@@ -29,6 +45,7 @@ final class DownloadQueue: Sendable {
         self.maxConcurrent = maxConcurrent
         self.order = order
         self.changed = changed
+        state = Mutex(State(queue: WaitingDownloads(order: order)))
     }
 
     /// Downloads waiting for a slot.
@@ -41,7 +58,8 @@ final class DownloadQueue: Sendable {
         let (ticket, resumes) = state.withLock { state in
             let ticket = state.nextTicket
             state.nextTicket += 1
-            state.slots[ticket] = .waiting(priority: priority, sequence: ticket, continuation: nil)
+            state.slots[ticket] = .waiting(priority: priority, continuation: nil)
+            state.queue.insert(ticket, priority: priority)
             state.waiting += 1
             return (ticket, admit(&state))
         }
@@ -56,13 +74,12 @@ final class DownloadQueue: Sendable {
                 let result: Result<Void, any Error>? = state.withLock { state in
                     switch state.slots[ticket] {
                     case .running: return .success(())
-                    case .waiting(let priority, let sequence, _):
+                    case .waiting(let priority, _):
                         if Task.isCancelled {
-                            state.slots[ticket] = nil
-                            state.waiting -= 1
+                            _ = state.removeWaiting(ticket)
                             return .failure(CancellationError())
                         }
-                        state.slots[ticket] = .waiting(priority: priority, sequence: sequence, continuation: continuation)
+                        state.slots[ticket] = .waiting(priority: priority, continuation: continuation)
                         return nil
                     case nil: return .failure(CancellationError())
                     }
@@ -70,12 +87,7 @@ final class DownloadQueue: Sendable {
                 if let result { continuation.resume(with: result) }
             }
         } onCancel: {
-            let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard case .waiting(_, _, let continuation) = state.slots[ticket] else { return nil }
-                state.slots[ticket] = nil
-                state.waiting -= 1
-                return continuation
-            }
+            let continuation = state.withLock { $0.removeWaiting(ticket) }
             continuation?.resume(throwing: CancellationError())
             changed.notify()
         }
@@ -85,13 +97,13 @@ final class DownloadQueue: Sendable {
     func finish(_ ticket: Ticket) {
         let (continuation, resumes) = state.withLock {
             state -> (CheckedContinuation<Void, any Error>?, [CheckedContinuation<Void, any Error>]) in
-            switch state.slots.removeValue(forKey: ticket) {
+            switch state.slots[ticket] {
             case .running:
+                state.slots[ticket] = nil
                 state.running -= 1
                 return (nil, admit(&state))
-            case .waiting(_, _, let continuation):
-                state.waiting -= 1
-                return (continuation, [])
+            case .waiting:
+                return (state.removeWaiting(ticket), [])
             case nil:
                 return (nil, [])
             }
@@ -103,10 +115,10 @@ final class DownloadQueue: Sendable {
     /// Moves a waiting download to `priority`; no effect once it runs.
     func setPriority(_ priority: ImageLoadPriority, for ticket: Ticket) {
         state.withLock { state in
-            guard case .waiting(let old, let sequence, let continuation) = state.slots[ticket], old != priority else {
-                return
-            }
-            state.slots[ticket] = .waiting(priority: priority, sequence: sequence, continuation: continuation)
+            guard case .waiting(let old, let continuation) = state.slots[ticket], old != priority else { return }
+            state.slots[ticket] = .waiting(priority: priority, continuation: continuation)
+            state.queue.insert(ticket, priority: priority)
+            state.entryWentStale()
         }
         changed.notify()
     }
@@ -114,20 +126,12 @@ final class DownloadQueue: Sendable {
     /// Admits the best waiting downloads while slots are free; returns the continuations to resume.
     private func admit(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {
         var resumes: [CheckedContinuation<Void, any Error>] = []
-        while state.running < maxConcurrent, state.waiting > 0 {
-            var best: (ticket: Ticket, priority: ImageLoadPriority, sequence: Int)?
-            for (ticket, slot) in state.slots {
-                guard case .waiting(let priority, let sequence, _) = slot else { continue }
-                if let current = best {
-                    if priority < current.priority { continue }
-                    if priority == current.priority, order.isLIFO ? sequence < current.sequence : sequence > current.sequence {
-                        continue
-                    }
-                }
-                best = (ticket, priority, sequence)
+        while state.running < maxConcurrent, state.waiting > 0, let entry = state.queue.popFirst() {
+            guard case .waiting(let priority, let continuation) = state.slots[entry.ticket], priority == entry.priority else {
+                state.queue.droppedStale()
+                continue
             }
-            guard let best, case .waiting(_, _, let continuation) = state.slots[best.ticket] else { break }
-            state.slots[best.ticket] = .running
+            state.slots[entry.ticket] = .running
             state.waiting -= 1
             state.running += 1
             if let continuation { resumes.append(continuation) }

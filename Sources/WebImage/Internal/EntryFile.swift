@@ -39,20 +39,32 @@ enum EntryFile {
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
         let identity = Identity(info)
-        let fileSize = Int(info.st_size)
         var lastAccess = FileIO.modified(info)
-        guard let header = readHeader(fd, fileSize: fileSize) else {
-            guard touchAfter == nil, !startsWithMagic(fd) else { return .invalid(identity) }
-            return raw(fd, key: key, size: fileSize, modified: lastAccess)
+        // One read of the whole file into a buffer that the returned Data takes over: no zero-fill, no copy.
+        let file = UnsafeMutableRawBufferPointer.allocate(byteCount: max(Int(info.st_size), 1), alignment: 16)
+        let bytes = UnsafeMutableRawBufferPointer(rebasing: file[0..<Int(info.st_size)])
+        guard FileIO.pread(fd, into: bytes, at: 0) else {
+            file.deallocate()
+            return .invalid(identity)
         }
-        guard header.key == key else { return .invalid(identity) }
-        var data = Data(count: header.payloadLength)
-        let complete = data.withUnsafeMutableBytes { FileIO.pread(fd, into: $0, at: header.headerLength) }
-        guard complete else { return .invalid(identity) }
+        guard let header = parseHeader(UnsafeRawBufferPointer(bytes)) else {
+            guard touchAfter == nil, !bytes.starts(with: DiskEntryHeader.magic) else {
+                file.deallocate()
+                return .invalid(identity)
+            }
+            return raw(adopting: file, count: bytes.count, key: key, modified: lastAccess)
+        }
+        guard header.key == key else {
+            file.deallocate()
+            return .invalid(identity)
+        }
         if let touchAfter, now.timeIntervalSince(lastAccess) > touchAfter {
             FileIO.setTimes(fd, to: now)
             lastAccess = now
         }
+        let data = Data(
+            bytesNoCopy: file.baseAddress! + header.headerLength, count: header.payloadLength,
+            deallocator: .custom { _, _ in file.deallocate() })
         return .entry(DiskCacheEntry(data: data, metadata: metadata(header, lastAccess: lastAccess)))
     }
 
@@ -123,16 +135,24 @@ enum EntryFile {
         return header
     }
 
-    private static func startsWithMagic(_ fd: Int32) -> Bool {
-        var magic = [UInt8](repeating: 0, count: 4)
-        return magic.withUnsafeMutableBytes { FileIO.pread(fd, into: $0, at: 0) } && magic == DiskEntryHeader.magic
+    /// The header at the start of a whole file's bytes, if valid and the file is exactly header plus payload.
+    private static func parseHeader(_ file: UnsafeRawBufferPointer) -> DiskEntryHeader? {
+        guard file.count >= DiskEntryHeader.fixedLength,
+            let length = DiskEntryHeader.announcedLength(UnsafeRawBufferPointer(rebasing: file[0..<DiskEntryHeader.fixedLength])),
+            length <= file.count,
+            let header = DiskEntryHeader(parsing: UnsafeRawBufferPointer(rebasing: file[0..<length])),
+            header.headerLength + header.payloadLength == file.count
+        else { return nil }
+        return header
     }
 
-    private static func raw(_ fd: Int32, key: String, size: Int, modified: Date) -> Outcome<DiskCacheEntry> {
-        var data = Data(count: size)
-        guard data.withUnsafeMutableBytes({ FileIO.pread(fd, into: $0, at: 0) }) else { return .missing }
+    /// A file without a header (a bundled image in a read-only directory), served whole; takes over `file`.
+    private static func raw(
+        adopting file: UnsafeMutableRawBufferPointer, count: Int, key: String, modified: Date
+    ) -> Outcome<DiskCacheEntry> {
+        let data = Data(bytesNoCopy: file.baseAddress!, count: count, deallocator: .custom { _, _ in file.deallocate() })
         let metadata = DiskCacheMetadata(
-            key: key, size: size, format: ImageFormat.sniff(data), etag: nil, lastModified: nil, created: modified,
+            key: key, size: count, format: ImageFormat.sniff(data), etag: nil, lastModified: nil, created: modified,
             expires: .distantFuture, lastAccess: modified)
         return .entry(DiskCacheEntry(data: data, metadata: metadata))
     }

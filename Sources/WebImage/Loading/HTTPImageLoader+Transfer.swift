@@ -1,29 +1,32 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import Synchronization
 
 extension HTTPImageLoader {
     /// Called per received chunk with the bytes so far, the expected total, and a way to get the bytes themselves.
     typealias TransferProgress = @Sendable (_ received: Int, _ expected: Int?, _ data: () -> Data) -> Void
 
     /// Performs the HTTP exchange of `key` within its timeout: follows redirects, streams and limits the body.
+    ///
+    /// AsyncHTTPClient's deadline stops waiting for the head; a timer on the event loop cancels the exchange when
+    /// the body is still streaming at the deadline.
     func transfer(
         _ key: DownloadKey, client: HTTPClient, progress: @escaping TransferProgress
     ) async throws -> ImageResponse {
         let timeout = key.timeout
         let deadline = NIODeadline.now() + TimeAmount(timeout)
-        let url = key.request.url
-        return try await withThrowingTaskGroup(of: ImageResponse.self) { group in
-            group.addTask {
-                try await Self.exchange(key, client: client, deadline: deadline, progress: progress)
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw WebImageError(.timedOut, "no complete response within \(timeout)", url: url)
-            }
-            defer { group.cancelAll() }
-            guard let response = try await group.next() else { throw CancellationError() }
-            return response
+        let work = Task { try await Self.exchange(key, client: client, deadline: deadline, progress: progress) }
+        let expired = Atomic<Bool>(false)
+        let timer = client.eventLoopGroup.any().scheduleTask(deadline: deadline) {
+            expired.store(true, ordering: .relaxed)
+            work.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+        } catch where expired.load(ordering: .relaxed) {
+            throw WebImageError(.timedOut, "no complete response within \(timeout)", url: key.request.url)
         }
     }
 

@@ -9,22 +9,22 @@ extension HTTPImageLoader {
 
     /// Performs the HTTP exchange of `key` within its timeout: follows redirects, streams and limits the body.
     ///
-    /// AsyncHTTPClient's deadline stops waiting for the head; a timer on the event loop cancels the exchange when
-    /// the body is still streaming at the deadline.
+    /// AsyncHTTPClient's deadline stops waiting for the head; a timer on the event loop calls `cancel` (which
+    /// cancels the calling task) when the body is still streaming at the deadline.
     func transfer(
-        _ key: DownloadKey, client: HTTPClient, progress: @escaping TransferProgress
+        _ key: DownloadKey, client: HTTPClient, cancel: @escaping @Sendable () -> Void,
+        progress: @escaping TransferProgress
     ) async throws -> ImageResponse {
         let timeout = key.timeout
         let deadline = NIODeadline.now() + TimeAmount(timeout)
-        let work = Task { try await Self.exchange(key, client: client, deadline: deadline, progress: progress) }
         let expired = Atomic<Bool>(false)
         let timer = client.eventLoopGroup.any().scheduleTask(deadline: deadline) {
             expired.store(true, ordering: .relaxed)
-            work.cancel()
+            cancel()
         }
         defer { timer.cancel() }
         do {
-            return try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+            return try await Self.exchange(key, client: client, deadline: deadline, progress: progress)
         } catch where expired.load(ordering: .relaxed) {
             throw WebImageError(.timedOut, "no complete response within \(timeout)", url: key.request.url)
         }

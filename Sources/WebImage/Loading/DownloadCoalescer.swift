@@ -15,11 +15,8 @@ struct DownloadKey: Hashable, Sendable {
 /// Callers subscribe to a download by key; the first creates it. A caller that is cancelled leaves; the last one
 /// out cancels the download. A download's queue priority is the highest of its callers'.
 final class DownloadCoalescer: Sendable {
-    /// Runs a download given its id, queue ticket, key and a function that cancels the task it runs in; it must
-    /// end by calling ``complete(_:id:with:)``.
-    typealias Runner = @Sendable (
-        _ id: Int, _ ticket: DownloadQueue.Ticket, _ key: DownloadKey, _ cancel: @escaping @Sendable () -> Void
-    ) async -> Void
+    /// Runs a download given its id, queue ticket and key; it must end by calling ``complete(_:id:with:)``.
+    typealias Runner = @Sendable (_ id: Int, _ ticket: DownloadQueue.Ticket, _ key: DownloadKey) async -> Void
 
     private struct Subscriber {
         var priority: ImageLoadPriority
@@ -89,9 +86,7 @@ final class DownloadCoalescer: Sendable {
                         let ticket = queue.enqueue(priority: subscriber.priority)
                         var download = Download(id: downloadID, ticket: ticket)
                         download.subscribers[id] = subscriber
-                        download.task = Task { [self] in
-                            await run(downloadID, ticket, key) { self.cancelDownload(key, id: downloadID) }
-                        }
+                        download.task = Task { await run(downloadID, ticket, key) }
                         state.downloads[key] = download
                     }
                     return true
@@ -132,12 +127,6 @@ final class DownloadCoalescer: Sendable {
         task?.cancel()
         subscriber?.continuation.resume(throwing: CancellationError())
         changed.notify()
-    }
-
-    /// Cancels the task running download `id` (its timeout expired), if it is still in flight.
-    func cancelDownload(_ key: DownloadKey, id: Int) {
-        let task = state.withLock { state in state.downloads[key].flatMap { $0.id == id ? $0.task : nil } }
-        task?.cancel()
     }
 
     /// Reports progress of download `id` to each of its callers.

@@ -1,49 +1,46 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import Synchronization
+import NIOHTTP1
 
 extension HTTPImageLoader {
-    /// Called per received chunk with the bytes so far, the expected total, and a way to get the bytes themselves.
+    /// Called on the event loop per received chunk with the bytes so far, the expected total, and a way to get the
+    /// bytes themselves.
     typealias TransferProgress = @Sendable (_ received: Int, _ expected: Int?, _ data: () -> Data) -> Void
 
-    /// Performs the HTTP exchange of `key` within its timeout: follows redirects, streams and limits the body.
-    ///
-    /// AsyncHTTPClient's deadline stops waiting for the head; a timer on the event loop calls `cancel` (which
-    /// cancels the calling task) when the body is still streaming at the deadline.
-    func transfer(
-        _ key: DownloadKey, client: HTTPClient, cancel: @escaping @Sendable () -> Void,
-        progress: @escaping TransferProgress
-    ) async throws -> ImageResponse {
-        let timeout = key.timeout
-        let deadline = NIODeadline.now() + TimeAmount(timeout)
-        let expired = Atomic<Bool>(false)
-        let timer = client.eventLoopGroup.any().scheduleTask(deadline: deadline) {
-            expired.store(true, ordering: .relaxed)
-            cancel()
-        }
-        defer { timer.cancel() }
-        do {
-            return try await Self.exchange(key, client: client, deadline: deadline, progress: progress)
-        } catch where expired.load(ordering: .relaxed) {
-            throw WebImageError(.timedOut, "no complete response within \(timeout)", url: key.request.url)
-        }
+    /// Performs the HTTP exchange of `key` within its timeout (AsyncHTTPClient's deadline covers the whole
+    /// exchange, body included): follows redirects, streams and limits the body.
+    func transfer(_ key: DownloadKey, client: HTTPClient, progress: @escaping TransferProgress) async throws -> ImageResponse {
+        try await Self.exchange(key, client: client, deadline: NIODeadline.now() + TimeAmount(key.timeout), progress: progress)
     }
 
     private static func exchange(
-        _ key: DownloadKey, client: HTTPClient, deadline: NIODeadline, progress: TransferProgress
+        _ key: DownloadKey, client: HTTPClient, deadline: NIODeadline, progress: @escaping TransferProgress
     ) async throws -> ImageResponse {
         var url = key.request.url
         var headers = key.request.headers
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
         while true {
-            var request = HTTPClientRequest(url: url.absoluteString)
-            request.method = .GET
-            for field in headers { request.headers.add(name: field.name, value: field.value) }
-            let response = try await client.execute(request, deadline: deadline)
-            let status = Int(response.status.code)
-            if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "location") {
+            var fields = HTTPHeaders()
+            for field in headers { fields.add(name: field.name, value: field.value) }
+            let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: fields)
+            let collector = ResponseCollector(url: url, limit: key.maxBodySize, progress: progress)
+            let outcome: ResponseCollector.Outcome
+            do {
+                let task = client.execute(request: request, delegate: collector, deadline: deadline)
+                outcome = try await withTaskCancellationHandler {
+                    try await task.futureResult.get()
+                } onCancel: {
+                    task.cancel()
+                }
+            } catch {
+                throw explain(error, received: collector.received, url: url)
+            }
+            switch outcome {
+            case .response(let response):
+                return response
+            case .redirect(let location):
                 guard let next = URL(string: location, relativeTo: url)?.absoluteURL,
                     let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
                 else {
@@ -61,51 +58,18 @@ extension HTTPImageLoader {
                 }
                 redirects += 1
                 url = next
-                continue  // the unread redirect body is dropped, which closes its connection
             }
-            var responseHeaders = ImageHTTPHeaders()
-            for header in response.headers { responseHeaders.add(name: header.name, value: header.value) }
-            let expected = response.headers.first(name: "content-length").flatMap { Int($0) }
-            let data = try await readBody(
-                response.body, expected: expected, limit: key.maxBodySize, url: url, progress: progress)
-            return ImageResponse(
-                data: data, url: url, httpStatus: status, headers: responseHeaders, expectedLength: expected)
         }
     }
 
-    /// Reads the body while enforcing `limit` and checking the length against `expected`.
-    private static func readBody(
-        _ body: HTTPClientResponse.Body, expected: Int?, limit: Int, url: URL, progress: TransferProgress
-    ) async throws -> Data {
-        if let expected, expected > limit {
-            throw WebImageError(
-                .bodyTooLarge, "Content-Length \(expected) exceeds the limit of \(limit) bytes", url: url)
-        }
-        var data = Data()
-        data.reserveCapacity(min(expected ?? 64 * 1024, limit))
-        do {
-            for try await buffer in body {
-                guard data.count + buffer.readableBytes <= limit else {
-                    throw WebImageError(.bodyTooLarge, "the body exceeds the limit of \(limit) bytes", url: url)
-                }
-                data.append(contentsOf: buffer.readableBytesView)
-                progress(data.count, expected) { data }
-            }
-        } catch let error as WebImageError {
-            throw error
-        } catch {
-            if let expected, data.count < expected, !(error is CancellationError) {
-                throw WebImageError(
-                    .connectionFailed, "the connection closed after \(data.count) of \(expected) bytes", url: url,
-                    underlying: error)
-            }
-            throw error
-        }
-        if let expected, data.count != expected {
-            throw WebImageError(
-                .invalidResponse, "received \(data.count) bytes but Content-Length said \(expected)", url: url)
-        }
-        return data
+    /// A connection that failed before the announced length arrived is a transient connection failure, whatever
+    /// the HTTP parser called it.
+    private static func explain(_ error: any Error, received: (count: Int, expected: Int?), url: URL) -> any Error {
+        guard !(error is WebImageError), let expected = received.expected, received.count < expected else { return error }
+        if let error = error as? HTTPClientError, error == .cancelled || error == .deadlineExceeded { return error }
+        return WebImageError(
+            .connectionFailed, "the connection closed after \(received.count) of \(expected) bytes", url: url,
+            underlying: error)
     }
 
     /// The ``WebImageError`` for an error of AsyncHTTPClient, NIO or Swift concurrency.

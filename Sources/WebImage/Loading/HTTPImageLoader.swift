@@ -121,8 +121,8 @@ public final class HTTPImageLoader: ImageLoading {
         do {
             response = try await coalescer.subscribe(
                 id: id, key: key, priority: request.currentPriority, progress: progress, partialData: partialData
-            ) { [self] downloadID, ticket, key, cancel in
-                await self.runDownload(id: downloadID, ticket: ticket, key: key, cancel: cancel)
+            ) { [self] downloadID, ticket, key in
+                await self.runDownload(id: downloadID, ticket: ticket, key: key)
             }
         } catch {
             throw Self.map(error, url: url)
@@ -152,15 +152,13 @@ public final class HTTPImageLoader: ImageLoading {
     }
 
     /// The body of a download's task: waits for a slot, transfers, and hands the result to every caller.
-    private func runDownload(
-        id: Int, ticket: DownloadQueue.Ticket, key: DownloadKey, cancel: @escaping @Sendable () -> Void
-    ) async {
+    private func runDownload(id: Int, ticket: DownloadQueue.Ticket, key: DownloadKey) async {
         defer { queue.finish(ticket) }
         let result: Result<ImageResponse, WebImageError>
         do {
             try await queue.wait(ticket)
             result = .success(
-                try await transfer(key, client: client(for: key), cancel: cancel) { [coalescer] received, expected, data in
+                try await transfer(key, client: client(for: key)) { [coalescer] received, expected, data in
                     coalescer.progress(key, id: id, received: received, expected: expected, data: data)
                 })
         } catch {

@@ -1,9 +1,11 @@
 import Foundation
 
 /// Called as bytes arrive: the bytes received so far and the expected total, when the source announced it.
+/// The HTTP loader calls it on a network thread, between reads: keep it short and hand real work elsewhere.
 public typealias ImageLoadProgressHandler = @Sendable (_ received: Int, _ expected: Int?) -> Void
 
-/// Called with every byte received so far, for progressive decoding.
+/// Called with every byte received so far, for progressive decoding; on a network thread, like the progress
+/// handler, so decode elsewhere.
 public typealias ImagePartialDataHandler = @Sendable (_ data: Data) -> Void
 
 /// Something that turns a URL into encoded image bytes: the network, the file system, a `data:` URI.

@@ -5,7 +5,7 @@ APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build demo test conformance bench clean
+.PHONY: deps build demo test test-tsan conformance bench clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -28,6 +28,10 @@ demo: deps
 test: deps
 	swift test $(SWIFT_BUILD_FLAGS) --no-parallel
 
+# The tests under ThreadSanitizer, in their own build folder; any report fails the run. The CLI suites are skipped:
+# they time child processes, which TSan slows past their limits, and the code they drive is tested in-process.
+test-tsan: deps
+	TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
 
 # Runs the corpus's own checker over `webimage fetch` (needs numpy and Pillow).
 conformance: deps
@@ -40,4 +44,4 @@ bench: deps
 	Benchmarks/run.sh
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-tsan out

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A real HTTP/1.1 server on 127.0.0.1 (port chosen by the system) for tests, benchmarks and demos.
 ///
@@ -64,7 +64,7 @@ public final class TestImageServer: Sendable {
         var port = 0
     }
 
-    let state = Mutex(State())
+    let state = NIOLockedValueBox(State())
 
     /// Creates a stopped server; call ``start()``.
     public init() {}
@@ -93,7 +93,7 @@ public final class TestImageServer: Sendable {
                 } catch {}
             }
         }
-        state.withLock { state in
+        state.withLockedValue { state in
             state.channel = server.channel
             state.serverTask = task
             state.port = server.channel.localAddress?.port ?? 0
@@ -102,7 +102,7 @@ public final class TestImageServer: Sendable {
 
     /// Stops the server: closes the listening socket and every connection, releases held requests.
     public func shutdown() async throws {
-        let (channel, task, connections) = state.withLock { state in
+        let (channel, task, connections) = state.withLockedValue { state in
             defer {
                 state.channel = nil
                 state.serverTask = nil
@@ -119,7 +119,7 @@ public final class TestImageServer: Sendable {
 
     /// Registers a connection being served; `false` if the server is stopping (the caller closes it).
     func track(_ channel: any Channel) -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !state.stopping else { return false }
             state.connections[ObjectIdentifier(channel)] = channel
             return true
@@ -127,11 +127,11 @@ public final class TestImageServer: Sendable {
     }
 
     func untrack(_ channel: any Channel) {
-        _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
+        _ = state.withLockedValue { $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     /// The port the server listens on.
-    public var port: Int { state.withLock { $0.port } }
+    public var port: Int { state.withLockedValue { $0.port } }
 
     /// `http://127.0.0.1:<port>`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -147,25 +147,25 @@ public final class TestImageServer: Sendable {
         lastModified: String? = "Wed, 21 Oct 2015 07:28:00 GMT"
     ) {
         let tag = etag ?? "\"\(String(data.hashValue, radix: 16))-\(data.count)\""
-        state.withLock {
+        state.withLockedValue {
             $0.resources[path] = Resource(data: data, contentType: contentType, etag: tag, lastModified: lastModified)
         }
     }
 
     /// What the server has seen so far.
-    public var stats: Stats { state.withLock { $0.stats } }
+    public var stats: Stats { state.withLockedValue { $0.stats } }
 
     /// Requests seen for `path` (without the query).
-    public func requestCount(_ path: String) -> Int { state.withLock { $0.stats.requests[path] ?? 0 } }
+    public func requestCount(_ path: String) -> Int { state.withLockedValue { $0.stats.requests[path] ?? 0 } }
 
     /// Forgets the counters (not the registered resources).
     public func resetStats() {
-        state.withLock { $0.stats = Stats() }
+        state.withLockedValue { $0.stats = Stats() }
     }
 
     /// Lets requests held with `gate=name` proceed, now and in future.
     public func openGate(_ name: String) {
-        _ = state.withLock { $0.openGates.insert(name) }
+        _ = state.withLockedValue { $0.openGates.insert(name) }
         notify()
     }
 
@@ -173,7 +173,7 @@ public final class TestImageServer: Sendable {
     public func waitUntil(_ condition: @escaping @Sendable (Stats) -> Bool) async {
         while true {
             let ready = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let ready = state.withLock { state in
+                let ready = state.withLockedValue { state in
                     if condition(state.stats) { return true }
                     state.waiters.append(continuation)
                     return false
@@ -191,7 +191,7 @@ public final class TestImageServer: Sendable {
 
     /// Wakes everything waiting in ``waitUntil(_:)`` or at a gate, to re-check.
     func notify() {
-        let waiters = state.withLock { state in
+        let waiters = state.withLockedValue { state in
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -203,7 +203,7 @@ public final class TestImageServer: Sendable {
         await withTaskCancellationHandler {
             while true {
                 let open: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                    let open = state.withLock { state in
+                    let open = state.withLockedValue { state in
                         if state.openGates.contains(name) || state.stopping || Task.isCancelled { return true }
                         state.waiters.append(continuation)
                         return false
@@ -228,7 +228,7 @@ public final class TestImageServer: Sendable {
     }
 
     func update(_ change: (inout Stats) -> Void) {
-        state.withLock { change(&$0.stats) }
+        state.withLockedValue { change(&$0.stats) }
         notify()
     }
 }

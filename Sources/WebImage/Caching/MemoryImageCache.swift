@@ -1,14 +1,13 @@
 import Foundation
-import Synchronization
 
 /// An in-memory LRU cache of decoded images with a total-cost limit and a count limit.
 ///
-/// Get and set are O(1): a hash map into a doubly linked list, guarded by one `Mutex` (a hit never suspends). When
+/// Get and set are O(1): a hash map into a doubly linked list, guarded by one lock (a hit never suspends). When
 /// an entry is evicted it moves to a weak second tier: as long as something else still holds the image, a lookup
 /// finds it again and puts it back in the LRU (SDWebImage 5's weak cache). An image whose cost alone exceeds the
 /// cost limit goes to the weak tier only.
 ///
-/// Thread-safe; `Sendable` without `@unchecked`: all mutable state lives inside the `Mutex`.
+/// Thread-safe; `Sendable` without `@unchecked`: all mutable state lives inside the `Locked` box.
 public final class MemoryImageCache: Sendable {
     /// Limits and behaviour, fixed at creation.
     public struct Configuration: Sendable, Hashable {
@@ -37,12 +36,12 @@ public final class MemoryImageCache: Sendable {
 
     /// The limits this cache was created with.
     public let configuration: Configuration
-    private let storage: Mutex<LRUStorage>
+    private let storage: Locked<LRUStorage>
 
     /// Creates an empty cache.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        storage = Mutex(
+        storage = Locked(
             LRUStorage(
                 costLimit: configuration.costLimit, countLimit: configuration.countLimit,
                 usesWeakTier: configuration.usesWeakTier))

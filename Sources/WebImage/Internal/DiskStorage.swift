@@ -1,13 +1,12 @@
 import Crypto
 import Foundation
-import Synchronization
 
 /// The blocking core of ``DiskCache``: every method does its file I/O on the calling thread. ``DiskCache`` calls
 /// it from its own queue.
 ///
 /// Safe to use from several threads and several processes at once: entries are replaced only by `rename(2)` of a
 /// fully written, fsync'd temporary file, every file may vanish at any moment (another process trimming), and the
-/// only in-process state (the read-only index and an approximate size) sits in a `Mutex`.
+/// only in-process state (the read-only index and an approximate size) sits in a `Locked`.
 final class DiskStorage: Sendable {
     let directory: String
     let readOnlyDirectories: [String]
@@ -20,7 +19,7 @@ final class DiskStorage: Sendable {
         /// The size of the main directory as last scanned plus what this process wrote since; `nil` = unknown.
         var approximateSize: Int?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(directory: URL, configuration: DiskCache.Configuration, now: @escaping @Sendable () -> Date) {
         self.directory = directory.path

@@ -1,5 +1,5 @@
 /// The state of a ``MemoryImageCache``: a hash map into a doubly linked list ordered by recency, plus a table of weak
-/// references to evicted images. Not thread-safe: the owning cache keeps it inside a `Mutex`.
+/// references to evicted images. Not thread-safe: the owning cache keeps it inside a `Locked`.
 ///
 /// Every operation is O(1) except eviction, which is O(evicted) and amortised O(1) per insertion.
 struct LRUStorage: ~Copyable {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Wakes tasks waiting for some state to change; lets tests wait for a queue state without polling.
 ///
@@ -8,7 +7,7 @@ final class ChangeSignal: Sendable {
         var generation = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Wakes every waiter.
     func notify() {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What makes two HTTP downloads the same: the request as sent and the settings that change the transfer.
 struct DownloadKey: Hashable, Sendable {
@@ -39,7 +38,7 @@ final class DownloadCoalescer: Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue: DownloadQueue
     private let changed: ChangeSignal
 

@@ -1,8 +1,7 @@
-import Synchronization
 
 /// Admits at most `maxConcurrent` downloads at once, starting waiting ones by priority, then FIFO or LIFO order.
 ///
-/// A Mutex-guarded state machine over a heap of waiting tickets (O(log n) per admission); waiting is a suspended continuation, never polling. Usage by a download:
+/// A lock-guarded state machine over a heap of waiting tickets (O(log n) per admission); waiting is a suspended continuation, never polling. Usage by a download:
 /// `let ticket = enqueue(priority)`, `try await wait(ticket)`, then always `finish(ticket)` (waiting or not).
 final class DownloadQueue: Sendable {
     typealias Ticket = Int
@@ -37,7 +36,7 @@ final class DownloadQueue: Sendable {
 
     let maxConcurrent: Int
     let order: ImageDownloadOrder
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let changed: ChangeSignal
 
     init(maxConcurrent: Int, order: ImageDownloadOrder, changed: ChangeSignal) {
@@ -45,7 +44,7 @@ final class DownloadQueue: Sendable {
         self.maxConcurrent = maxConcurrent
         self.order = order
         self.changed = changed
-        state = Mutex(State(queue: WaitingDownloads(order: order)))
+        state = Locked(State(queue: WaitingDownloads(order: order)))
     }
 
     /// Downloads waiting for a slot.

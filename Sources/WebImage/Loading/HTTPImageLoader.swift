@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import Synchronization
 
 /// Loads `http` and `https` URLs with AsyncHTTPClient, through a download queue that coalesces identical requests.
 ///
@@ -57,7 +56,7 @@ public final class HTTPImageLoader: ImageLoading {
     let client: HTTPClient
     /// The client for ``ImageLoaderOptions/allowsInvalidCertificates``, made on first use; and whether
     /// ``shutdown()`` has run.
-    private let clients: Mutex<(insecure: HTTPClient?, isShutDown: Bool)>
+    private let clients: Locked<(insecure: HTTPClient?, isShutDown: Bool)>
     private let queue: DownloadQueue
     private let coalescer: DownloadCoalescer
     let changed = ChangeSignal()
@@ -66,7 +65,7 @@ public final class HTTPImageLoader: ImageLoading {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.clientConfiguration(configuration))
-        clients = Mutex((nil, false))
+        clients = Locked((nil, false))
         queue = DownloadQueue(
             maxConcurrent: configuration.maxConcurrentDownloads, order: configuration.order, changed: changed)
         coalescer = DownloadCoalescer(queue: queue, changed: changed)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Changes the priority of a load while it waits in a download queue.
 ///
@@ -10,11 +9,11 @@ public final class ImageLoadPriorityHandle: Sendable {
         var nextObserver = 0
         var observers: [Int: @Sendable (ImageLoadPriority) -> Void] = [:]
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a handle starting at `priority`.
     public init(_ priority: ImageLoadPriority = .normal) {
-        state = Mutex(State(priority: priority))
+        state = Locked(State(priority: priority))
     }
 
     /// The current priority.

@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// Collects one HTTP response on its event loop: the head, then the body into one buffer, refusing a body over the
 /// size limit as soon as it is announced or exceeded, and reporting progress after every chunk.
@@ -28,7 +27,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private let url: URL
     private let limit: Int
     private let progress: HTTPImageLoader.TransferProgress
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(url: URL, limit: Int, progress: @escaping HTTPImageLoader.TransferProgress) {
         self.url = url

@@ -1,9 +1,8 @@
 import Foundation
-import Synchronization
 
 /// The URLs that failed permanently, which the manager does not load again unless asked (``ImageOptions/retryFailed``).
 final class FailedURLSet: Sendable {
-    private let urls = Mutex<Set<URL>>([])
+    private let urls = Locked<Set<URL>>([])
 
     func contains(_ url: URL) -> Bool { urls.withLock { $0.contains(url) } }
 

@@ -22,7 +22,7 @@ public final class ImageManager: Sendable {
     let failedURLs = FailedURLSet()
     let workQueue: WorkQueue
     let pendingStores = PendingStores()
-    private let runs = Mutex<[String: ImageRun]>([:])
+    private let runs = Locked<[String: ImageRun]>([:])
     private let nextID = Atomic<Int>(0)
 
     /// Creates a manager.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One execution of the pipeline shared by every identical request in flight (coalescing).
 ///
@@ -23,7 +22,7 @@ final class ImageRun: Sendable {
     let key: String
     /// The download's priority, raised and lowered as subscribers come and go.
     let priorityHandle = ImageLoadPriorityHandle()
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onEmpty: @Sendable () -> Void
 
     /// A run for `key`; `onEmpty` is called (once) when it finishes or its last subscriber leaves.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Disk writes the manager started without making its caller wait, so they can be awaited before exit.
 final class PendingStores: Sendable {
@@ -7,7 +6,7 @@ final class PendingStores: Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Starts `write` in the background.
     func add(_ write: @escaping @Sendable () async -> Void) {

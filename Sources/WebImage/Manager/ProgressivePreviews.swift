@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Throttles progressive decoding: at most one preview decode at a time and one per ``ImageManager/Configuration/previewInterval``.
 final class ProgressivePreviews: Sendable {
@@ -10,7 +9,7 @@ final class ProgressivePreviews: Sendable {
 
     private let pipeline: ImagePipeline
     private let interval: Duration
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(pipeline: ImagePipeline) {
         self.pipeline = pipeline

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Runs CPU-bound work (decoding, transforming) on dispatch threads, at most `width` jobs at once.
 ///
@@ -12,7 +11,7 @@ final class WorkQueue: Sendable {
     }
 
     let width: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "swift-web-image.work", qos: .userInitiated, attributes: .concurrent)
 
     init(width: Int) { self.width = max(width, 1) }

@@ -26,7 +26,7 @@ public final class ImagePrefetcher: Sendable {
     public let context: ImageContext
     /// Whether prefetched images are decoded and kept in the memory cache as well as on disk.
     public let keepsImagesInMemory: Bool
-    private let running = Mutex<[Int: ImagePrefetchToken]>([:])
+    private let running = Locked<[Int: ImagePrefetchToken]>([:])
     private let nextID = Atomic<Int>(0)
 
     /// Creates a prefetcher.

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WebImage
+@testable import WebImage
 import WebImageTesting
 
 @Suite("Loading: coalescing")

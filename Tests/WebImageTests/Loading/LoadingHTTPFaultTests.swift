@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WebImage
+@testable import WebImage
 import WebImageTesting
 
 @Suite("Loading: HTTP faults")

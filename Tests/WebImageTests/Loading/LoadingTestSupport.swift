@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
-import WebImage
+@testable import WebImage
 import WebImageTesting
 
 /// Runs `body` with a started test server and an HTTP loader, shutting both down afterwards.
@@ -53,8 +52,8 @@ func outcome(_ task: Task<ImageResponse, any Error>) async -> Result<ImageRespon
 
 /// Records progress calls, thread-safely.
 final class ProgressRecorder: Sendable {
-    let calls = Mutex<[(received: Int, expected: Int?)]>([])
-    let partials = Mutex<[Int]>([])
+    let calls = Locked<[(received: Int, expected: Int?)]>([])
+    let partials = Locked<[Int]>([])
     let firstBytes = AsyncStream<Void>.makeStream()
 
     var handler: ImageLoadProgressHandler {

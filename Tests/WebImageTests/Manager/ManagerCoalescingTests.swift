@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
-import WebImage
+@testable import WebImage
 import WebImageTesting
 
 /// Identical requests share one download, one decode and one transform; cancelling is per caller.
@@ -95,7 +94,7 @@ import WebImageTesting
             let first = await iterator.next()
             let firstType = try first?.get().cacheType
             #expect(firstType == ImageCacheType.none)
-            let hit = Mutex<[ImageCacheType]>([])
+            let hit = Locked<[ImageCacheType]>([])
             harness.manager.loadImage(with: url) { result in hit.withLock { $0.append((try? result.get().cacheType) ?? ImageCacheType.none) } }
             #expect(hit.withLock { $0 } == [.memory], "a memory hit completes before loadImage returns")
             let cancelled = harness.manager.loadImage(with: harness.url("/photo.jpg?gate=x")) { sink.yield($0) }

@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
-import WebImage
+@testable import WebImage
 import WebImageTesting
 
 /// `swift test --filter Prefetch` selects these.
@@ -13,8 +12,8 @@ struct ImagePrefetcherTests {
             let server = harness.server, manager = harness.manager
             let good = (1...3).map { server.url("\(ServedImages.alpha)?n=\($0)") }
             let bad = [server.url("/status/404?n=1"), server.url("/status/410")]
-            let callbacks = Mutex<[ImagePrefetchProgress]>([])
-            let completions = Mutex<[ImagePrefetchSummary]>([])
+            let callbacks = Locked<[ImagePrefetchProgress]>([])
+            let completions = Locked<[ImagePrefetchSummary]>([])
             let prefetcher = ImagePrefetcher(manager: manager)
             let token = prefetcher.prefetch(
                 [good[0], bad[0], good[1], bad[1], good[2]],

@@ -102,6 +102,15 @@ public final class ImageManager: Sendable {
             events.finish()
             throw WebImageError(.failedURL, "this URL failed before; set retryFailed to load it again", url: request.url)
         }
+        if request.options.contains(.queryDiskDataSync), !request.options.contains(.fromLoaderOnly),
+            !request.options.contains(.refreshCached)
+        {
+            let lookup = ImagePipeline(manager: self, request: request, run: ImageRun(key: "", onEmpty: {}))
+            if let hit = try await lookup.cachedResult() {
+                events.finish()
+                return hit
+            }
+        }
         for _ in 0..<8 {
             let (run, isNew) = run(for: request)
             do {

@@ -25,7 +25,8 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     public static let scaleDownLargeImages = ImageOptions(rawValue: 1 << 9)
     /// Decode only the first frame of animations.
     public static let decodeFirstFrameOnly = ImageOptions(rawValue: 1 << 10)
-    /// Query the disk cache in the caller's task instead of a separate one (fewer hops, same result).
+    /// Look in the disk cache in the caller's task, before joining (or starting) the shared run that loads the
+    /// image: a disk hit is answered without a run, at the cost of a second disk lookup if it misses.
     public static let queryDiskDataSync = ImageOptions(rawValue: 1 << 11)
     /// Deliver only after the disk cache has stored the result. By default the result is delivered once it is in
     /// memory and the disk write finishes in the background (``ImageManager/waitForPendingStores()``).

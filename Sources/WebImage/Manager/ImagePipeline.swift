@@ -37,6 +37,18 @@ struct ImagePipeline: Sendable {
         }
     }
 
+    /// The result from the caches alone (memory, then disk), or `nil` on a miss; for
+    /// ``ImageOptions/queryDiskDataSync``, which looks on disk in the caller's task before joining a run.
+    func cachedResult() async throws(WebImageError) -> ImageResult? {
+        let start = ContinuousClock.now
+        var metrics = ImageMetrics()
+        guard var result = try await queryCaches(&metrics) else { return nil }
+        metrics.total = (ContinuousClock.now - start).seconds
+        result.metrics = metrics
+        record(metrics, cacheType: result.cacheType)
+        return result
+    }
+
     private func produce(_ metrics: inout ImageMetrics) async throws(WebImageError) -> ImageResult {
         let revalidating = options.contains(.refreshCached)
         if !options.contains(.fromLoaderOnly) && !revalidating, let hit = try await queryCaches(&metrics) {

@@ -45,6 +45,24 @@ import WebImageTesting
         }
     }
 
+    @Test func queryDiskDataSyncAnswersADiskHitWithoutARun() async throws {
+        try await withManager { harness in
+            let url = harness.url("/photo.jpg")
+            _ = try await harness.manager.image(for: url, options: .waitStoreCache)
+            let probe = RunCountingCache(harness.cache, manager: harness.manager)
+            let context = ImageContext().with(ImageContextKeys.Cache.self, probe)
+            harness.cache.memory.removeAll()
+            let sync = try await harness.manager.image(for: url, options: .queryDiskDataSync, context: context)
+            #expect(sync.cacheType == .disk)
+            #expect(probe.runsSeen == [0])
+            harness.cache.memory.removeAll()
+            let shared = try await harness.manager.image(for: url, context: context)
+            #expect(shared.cacheType == .disk)
+            #expect(probe.runsSeen == [0, 1])
+            #expect(harness.server.requestCount("/photo.jpg") == 1)
+        }
+    }
+
     @Test func memoryHitIsSynchronous() async throws {
         try await withManager { harness in
             let request = ImageRequest(url: harness.url("/photo.jpg"))

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WebImage
+@testable import WebImage
 import WebImageTesting
 
 /// A coder that counts its decodes, wrapping the default registry.
@@ -37,6 +37,38 @@ final class CountingTransformer: ImageTransforming {
         runs.add(1, ordering: .relaxed)
         return try crop.transform(image)
     }
+}
+
+/// An ``ImageCache`` that notes how many runs the manager had in flight at each query.
+final class RunCountingCache: ImageCaching {
+    let inner: ImageCache
+    let manager: ImageManager
+    private let seen = Locked<[Int]>([])
+
+    init(_ inner: ImageCache, manager: ImageManager) {
+        self.inner = inner
+        self.manager = manager
+    }
+
+    /// The manager's run count at each query, in order.
+    var runsSeen: [Int] { seen.withLock { $0 } }
+
+    func cachedImage(forKey key: String) -> Image? { inner.cachedImage(forKey: key) }
+    func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult? {
+        seen.withLock { $0.append(manager.runningCount) }
+        return await inner.query(forKey: key, in: types, decode: decode)
+    }
+    func store(
+        _ image: Image?, data: Data?, forKey key: String, attributes: CacheEntryAttributes, in types: ImageCacheType
+    ) async throws(WebImageError) {
+        try await inner.store(image, data: data, forKey: key, attributes: attributes, in: types)
+    }
+    func remove(forKey key: String, from types: ImageCacheType) async { await inner.remove(forKey: key, from: types) }
+    func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType { await inner.contains(key, in: types) }
+    func removeAll(from types: ImageCacheType) async { await inner.removeAll(from: types) }
+    func count(in types: ImageCacheType) async -> Int { await inner.count(in: types) }
+    func totalSize(in types: ImageCacheType) async -> Int { await inner.totalSize(in: types) }
+    func trim() async { await inner.trim() }
 }
 
 /// A started test server, an HTTP loader, a counting coder, a cache in a fresh temp directory and a manager over

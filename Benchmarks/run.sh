@@ -7,6 +7,7 @@ for script in codecs.sh thumbnail.sh loader.sh; do
     "./$script" "$@"
     echo
 done
-echo "# webimage-bench cache"
+echo "# webimage-bench cache, manager"
 (cd .. && swift build -c release --scratch-path .build-release --product webimage-bench >/dev/null &&
-    .build-release/release/webimage-bench cache)
+    .build-release/release/webimage-bench cache &&
+    .build-release/release/webimage-bench manager)

@@ -152,7 +152,6 @@ public final class HTTPImageLoader: ImageLoading {
 
     /// The body of a download's task: waits for a slot, transfers, and hands the result to every caller.
     private func runDownload(id: Int, ticket: DownloadQueue.Ticket, key: DownloadKey) async {
-        defer { queue.finish(ticket) }
         let result: Result<ImageResponse, WebImageError>
         do {
             try await queue.wait(ticket)
@@ -163,6 +162,9 @@ public final class HTTPImageLoader: ImageLoading {
         } catch {
             result = .failure(Self.map(error, url: key.request.url))
         }
+        // The slot is free before anyone hears of the result: a caller that sees its response never sees its
+        // download still counted as running, and the next download starts at once.
+        queue.finish(ticket)
         coalescer.complete(key, id: id, with: result)
     }
 

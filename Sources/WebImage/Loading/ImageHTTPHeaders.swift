@@ -31,12 +31,13 @@ public struct ImageHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDicti
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
     public static func == (lhs: ImageHTTPHeaders, rhs: ImageHTTPHeaders) -> Bool {
-        lhs.fields.elementsEqual(rhs.fields) { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }
+        lhs.fields.elementsEqual(rhs.fields) { $0.name.caseInsensitiveEquals($1.name) && $0.value == $1.value }
     }
 
     public func hash(into hasher: inout Hasher) {
         for field in fields {
-            hasher.combine(field.name.lowercased())
+            for byte in field.name.utf8 { hasher.combine(byte.asciiLowercased) }
+            hasher.combine(0xFF as UInt8)
             hasher.combine(field.value)
         }
     }
@@ -45,7 +46,13 @@ public struct ImageHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDicti
 }
 
 extension String {
+    /// Equal ignoring ASCII case, as HTTP field names compare; no allocation.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8) { $0.asciiLowercased == $1.asciiLowercased }
     }
+}
+
+extension UInt8 {
+    /// `A`–`Z` mapped to `a`–`z`; every other byte unchanged.
+    var asciiLowercased: UInt8 { self >= 0x41 && self <= 0x5A ? self | 0x20 : self }
 }

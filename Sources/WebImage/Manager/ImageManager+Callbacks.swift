@@ -5,7 +5,8 @@ extension ImageManager {
     ///
     /// `completion` is called exactly once: synchronously, before this method returns, on a memory hit; otherwise
     /// from a background thread, with the result or the error (``WebImageError/Code/cancelled`` after
-    /// ``ImageTask/cancel()``, never an image for a cancelled task). `progress` is called from background threads.
+    /// ``ImageTask/cancel()``, never an image for a cancelled task). `progress` is called from the network threads,
+    /// between reads: keep it short.
     @discardableResult
     public func loadImage(
         with url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),

@@ -60,25 +60,19 @@ struct GIFFrameReader {
         guard let colorMap = descriptor.ColorMap ?? file.pointee.SColorMap else {
             throw WebImageError(.corruptData, "a GIF frame has no colour table")
         }
-        let palette = Self.palette(colorMap.pointee, transparent: transparentIndex)
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        let palette = Self.palette(colorMap.pointee)
+        let saved = disposal == 3 ? canvas!.snapshot() : nil
         var line = [GifPixelType](repeating: 0, count: width)
+        let (left, top) = (Int(descriptor.Left), Int(descriptor.Top))
         for row in Self.rowOrder(height: height, interlaced: descriptor.Interlace) {
             guard DGifGetLine(file, &line, Int32(width)) == GIF_OK else {
                 throw GIFFile.error(file.pointee.Error, "GIF frame data is cut short")
             }
-            for column in 0..<width {
-                let color = palette[Int(line[column])]
-                let index = (row * width + column) * 4
-                rgba[index] = color.red
-                rgba[index + 1] = color.green
-                rgba[index + 2] = color.blue
-                rgba[index + 3] = color.alpha
+            line.withUnsafeBufferPointer { indices in
+                palette.withUnsafeBufferPointer { colors in
+                    canvas!.drawIndexedRow(indices, palette: colors, transparent: transparentIndex, x: left, y: top + row)
+                }
             }
-        }
-        let saved = disposal == 3 ? canvas!.snapshot() : nil
-        rgba.withUnsafeBufferPointer {
-            canvas!.draw($0, sourceWidth: width, x: Int(descriptor.Left), y: Int(descriptor.Top), blend: true)
         }
         frames.append(ImageFrame(pixels: canvas!.snapshot(), duration: delay <= 1 ? 0.1 : Double(delay) / 100))
         if disposal == 2, let region = canvas!.clip(
@@ -118,14 +112,14 @@ struct GIFFrameReader {
         }
     }
 
-    /// All 256 palette entries as RGBA; indices past the table are opaque black, the transparent one clear.
-    private static func palette(_ map: ColorMapObject, transparent: Int?) -> [RGBA] {
-        var palette = [RGBA](repeating: .black, count: 256)
+    /// All 256 palette entries as RGBA packed in memory order; indices past the table are opaque black.
+    private static func palette(_ map: ColorMapObject) -> [UInt32] {
+        var palette = [UInt32](repeating: UInt32(0xFF00_0000).littleEndian, count: 256)
         for index in 0..<min(Int(map.ColorCount), 256) {
             let color = map.Colors[index]
-            palette[index] = RGBA(red: color.Red, green: color.Green, blue: color.Blue)
+            let packed = UInt32(color.Red) | UInt32(color.Green) << 8 | UInt32(color.Blue) << 16 | 0xFF00_0000
+            palette[index] = packed.littleEndian
         }
-        if let transparent { palette[transparent] = .clear }
         return palette
     }
 

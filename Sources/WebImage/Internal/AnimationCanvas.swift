@@ -52,6 +52,27 @@ struct AnimationCanvas {
         }
     }
 
+    /// Draws one row of palette indices (a GIF frame's row) at canvas row `y`, from column `x` on: each index is
+    /// looked up in `palette` (RGBA packed in memory order), and `transparent` leaves the canvas pixel as it is.
+    /// Parts outside the canvas are dropped.
+    mutating func drawIndexedRow(
+        _ indices: UnsafeBufferPointer<UInt8>, palette: UnsafeBufferPointer<UInt32>, transparent: Int?, x: Int, y: Int
+    ) {
+        guard y >= 0, y < height else { return }
+        let first = max(0, -x)
+        let last = min(indices.count, width - x)
+        guard first < last else { return }
+        let skip = transparent ?? -1
+        let rowStart = (y * width + x) * 4
+        pixels.withUnsafeMutableBytes { canvas in
+            for column in first..<last {
+                let index = Int(indices[column])
+                if index == skip { continue }
+                canvas.storeBytes(of: palette[index], toByteOffset: rowStart + column * 4, as: UInt32.self)
+            }
+        }
+    }
+
     /// Makes `region` fully transparent.
     mutating func clear(_ region: Region) {
         let canvasWidth = width

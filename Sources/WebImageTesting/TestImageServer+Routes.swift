@@ -68,7 +68,8 @@ extension TestImageServer {
             if code == 429 || code == 503 { reply.headers.append(("Retry-After", "1")) }
             return reply
         case "html":
-            return .text(200, "<!DOCTYPE html><html><body><h1>Oops</h1><p>Not found.</p></body></html>\n", type: "text/html")
+            return .text(
+                200, "<!DOCTYPE html><html><body><h1>Oops</h1><p>Not found.</p></body></html>\n", type: "text/html")
         case "huge":
             let count = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             return Reply(status: 200, headers: [("Content-Type", "image/png")], body: .generated(count: count, seed: 1))
@@ -104,12 +105,14 @@ extension TestImageServer {
         if let etag = resource.etag { common.append(("ETag", etag)) }
         if let lastModified = resource.lastModified { common.append(("Last-Modified", lastModified)) }
         let etagMatches = resource.etag != nil && header("if-none-match")?.contains(resource.etag!) == true
-        let dateMatches = header("if-none-match") == nil && resource.lastModified != nil
+        let dateMatches =
+            header("if-none-match") == nil && resource.lastModified != nil
             && header("if-modified-since") == resource.lastModified
         if etagMatches || dateMatches {
             return Reply(status: 304, headers: common, body: .bytes(Data()))
         }
-        return Reply(status: 200, headers: [("Content-Type", resource.contentType)] + common, body: .bytes(resource.data))
+        return Reply(
+            status: 200, headers: [("Content-Type", resource.contentType)] + common, body: .bytes(resource.data))
     }
 
     /// `size` bytes that sniff as JPEG, distinct per `name`.

@@ -1,8 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOConcurrencyHelpers
 
 /// A real HTTP/1.1 server on 127.0.0.1 (port chosen by the system) for tests, benchmarks and demos.
 ///

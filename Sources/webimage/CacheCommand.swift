@@ -44,7 +44,8 @@ struct CacheCommand: AsyncParsableCommand {
             let oldestText = oldest.map { $0.ISO8601Format() }
             if json {
                 let fields: [String] = [
-                    "\"directory\":\(CacheCommand.quoted(disk.directory.path))", "\"bytes\":\(size)", "\"count\":\(count)",
+                    "\"directory\":\(CacheCommand.quoted(disk.directory.path))", "\"bytes\":\(size)",
+                    "\"count\":\(count)",
                     "\"oldest\":\(oldestText.map(CacheCommand.quoted) ?? "null")",
                 ]
                 print("{" + fields.joined(separator: ",") + "}")
@@ -82,7 +83,9 @@ struct CacheCommand: AsyncParsableCommand {
                 trimmed = await disk.trim()
             }
             let after = await disk.totalSize()
-            print("removed \(expired) expired and \(trimmed) trimmed entries; \(ByteText.format(before)) -> \(ByteText.format(after))")
+            print(
+                "removed \(expired) expired and \(trimmed) trimmed entries; \(ByteText.format(before)) -> \(ByteText.format(after))"
+            )
         }
     }
 
@@ -112,7 +115,8 @@ struct CacheCommand: AsyncParsableCommand {
     static func oldestEntry(in directory: URL) -> Date? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter(isEntryName).compactMap { name in
-            try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate]
+            try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[
+                .modificationDate]
                 as? Date
         }.min()
     }

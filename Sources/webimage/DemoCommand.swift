@@ -7,7 +7,8 @@ import WebImageTesting
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Load sample images over local HTTP through the full pipeline, three passes, and show the caches at work.",
+        abstract:
+            "Load sample images over local HTTP through the full pipeline, three passes, and show the caches at work.",
         discussion: """
             Starts the package's test image server on 127.0.0.1 (no network needed), serving the images in \
             Tests/Fixtures. Each image is loaded with a thumbnail transform through ImageManager: pass 1 downloads, \
@@ -76,12 +77,15 @@ struct DemoCommand: AsyncParsableCommand {
         let originals = Self.originalSizes(rows)
         print(Self.table(rows, originals: originals))
         let written = try writeThumbnails(rows.filter { $0.pass == 1 }, originals: originals)
-        print("\nwrote \(written) thumbnails and a contact sheet: \(URL(fileURLWithPath: outputDir).appendingPathComponent("index.html").path)")
+        print(
+            "\nwrote \(written) thumbnails and a contact sheet: \(URL(fileURLWithPath: outputDir).appendingPathComponent("index.html").path)"
+        )
 
         let expected: [Int: ImageCacheType] = [1: .none, 2: .memory, 3: .disk]
         let wrong = rows.filter { row in (try? row.result.get().cacheType) != expected[row.pass] }
         if !wrong.isEmpty {
-            printError("webimage demo: \(wrong.count) loads did not come from where expected (pass 1 loads, 2 memory, 3 disk)")
+            printError(
+                "webimage demo: \(wrong.count) loads did not come from where expected (pass 1 loads, 2 memory, 3 disk)")
             throw ExitCode.failure
         }
         print("pass 1 loaded every image, pass 2 answered from memory, pass 3 from disk.")
@@ -91,15 +95,19 @@ struct DemoCommand: AsyncParsableCommand {
     private static func originalSizes(_ rows: [Row]) -> [String: String] {
         var sizes: [String: String] = [:]
         for row in rows where row.pass == 1 {
-            guard let data = try? row.result.get().data, let info = try? ImageCoders.default.info(of: data) else { continue }
+            guard let data = try? row.result.get().data, let info = try? ImageCoders.default.info(of: data) else {
+                continue
+            }
             sizes[row.source] = "\(info.uprightSize.width)x\(info.uprightSize.height)"
         }
         return sizes
     }
 
     private static func table(_ rows: [Row], originals: [String: String]) -> String {
-        let header = ["pass", "source", "format", "original", "thumbnail", "cache", "query ms", "load ms", "decode ms",
-                      "transform ms", "store ms", "total ms"]
+        let header = [
+            "pass", "source", "format", "original", "thumbnail", "cache", "query ms", "load ms", "decode ms",
+            "transform ms", "store ms", "total ms",
+        ]
         let ms = { (seconds: Double) in seconds > 0 ? String(format: "%.2f", seconds * 1000) : "-" }
         let cells = rows.map { row -> [String] in
             switch row.result {
@@ -108,7 +116,8 @@ struct DemoCommand: AsyncParsableCommand {
                 let m = result.metrics
                 return [
                     "\(row.pass)", row.source, image?.format.name ?? "-", originals[row.source] ?? "-",
-                    image.map { "\($0.width)x\($0.height)" + ($0.frames.count > 1 ? " ×\($0.frames.count)" : "") } ?? "-",
+                    image.map { "\($0.width)x\($0.height)" + ($0.frames.count > 1 ? " ×\($0.frames.count)" : "") }
+                        ?? "-",
                     result.cacheType.description, ms(m.cacheQuery), ms(m.load), ms(m.decode), ms(m.transform),
                     ms(m.store), ms(m.total),
                 ]
@@ -150,17 +159,22 @@ struct DemoCommand: AsyncParsableCommand {
             let format: ImageFormat = image.isAnimated ? .webp : .png
             // `gen_anim.gif` → `gen_anim-gif.webp`: sources that differ only in extension keep apart.
             let source = URL(fileURLWithPath: row.source)
-            let name = source.deletingPathExtension().lastPathComponent + "-" + source.pathExtension + "." + format.fileExtension
+            let name =
+                source.deletingPathExtension().lastPathComponent + "-" + source.pathExtension + "."
+                + format.fileExtension
             do {
-                let data = try ImageCoders.default.encode(image, as: format, options: EncodingOptions(quality: 85, firstFrameOnly: false))
+                let data = try ImageCoders.default.encode(
+                    image, as: format, options: EncodingOptions(quality: 85, firstFrameOnly: false))
                 try data.write(to: directory.appendingPathComponent(name), options: .atomic)
             } catch {
                 printError("webimage demo: cannot write \(name): \(error)")
                 throw ExitStatus.output
             }
-            let caption = "\(row.source)<br>\(image.format.name) \(originals[row.source] ?? "") → \(image.width)x\(image.height)"
+            let caption =
+                "\(row.source)<br>\(image.format.name) \(originals[row.source] ?? "") → \(image.width)x\(image.height)"
                 + String(format: "<br>%.1f ms", result.metrics.total * 1000)
-            figures.append("<figure><img src=\"\(name)\" alt=\"\(row.source)\"><figcaption>\(caption)</figcaption></figure>")
+            figures.append(
+                "<figure><img src=\"\(name)\" alt=\"\(row.source)\"><figcaption>\(caption)</figcaption></figure>")
         }
         let html = """
             <!DOCTYPE html>

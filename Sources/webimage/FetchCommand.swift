@@ -124,7 +124,8 @@ struct FetchCommand: AsyncParsableCommand {
                 context[ImageContextKeys.LoaderOptions.self] = ManagerFactory.loaderOptions(for: url, timeout: timeout)
                 // A lone resize is the transformer itself; a pipeline starting with one shrinks on load too.
                 if let pipeline {
-                    let only: any ImageTransforming = pipeline.transformers.count == 1 ? pipeline.transformers[0] : pipeline
+                    let only: any ImageTransforming =
+                        pipeline.transformers.count == 1 ? pipeline.transformers[0] : pipeline
                     context[ImageContextKeys.Transformer.self] = only
                 }
                 if noCache {

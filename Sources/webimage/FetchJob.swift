@@ -53,7 +53,8 @@ struct FetchJob: Sendable {
         do {
             try encoded.write(to: url, options: .atomic)
         } catch {
-            throw WebImageError(.encodingFailed, "cannot write \(path): \(error.localizedDescription)", underlying: error)
+            throw WebImageError(
+                .encodingFailed, "cannot write \(path): \(error.localizedDescription)", underlying: error)
         }
         return encoded.count
     }

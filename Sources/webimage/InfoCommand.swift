@@ -59,15 +59,19 @@ struct InfoCommand: AsyncParsableCommand {
             return
         }
         print("format:      \(report.format)")
-        print("size:        \(report.width)x\(report.height)"
-            + (report.uprightWidth != report.width ? " (\(report.uprightWidth)x\(report.uprightHeight) upright)" : ""))
+        print(
+            "size:        \(report.width)x\(report.height)"
+                + (report.uprightWidth != report.width
+                    ? " (\(report.uprightWidth)x\(report.uprightHeight) upright)" : ""))
         print("frames:      \(report.frames)")
         print("orientation: \(report.orientation)")
         print("alpha:       \(report.hasAlpha ? "maybe" : "no")")
         print("bytes:       \(report.bytes)")
         if let durations = report.durations {
             let total = durations.reduce(0, +)
-            print("durations:   \(durations.map { String(format: "%.3f", $0) }.joined(separator: " ")) s (total \(String(format: "%.3f", total)) s)")
+            print(
+                "durations:   \(durations.map { String(format: "%.3f", $0) }.joined(separator: " ")) s (total \(String(format: "%.3f", total)) s)"
+            )
         } else if report.frames > 1 {
             print("durations:   pass --durations to decode the animation and list them")
         }

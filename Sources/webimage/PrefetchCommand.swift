@@ -28,7 +28,10 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Argument(help: "URLs (or paths) to prefetch.")
     var urls: [String] = []
 
-    @Option(help: ArgumentHelp("A file of URLs, one per line (lines starting with '#' are comments; '-' reads standard input).", valueName: "list"))
+    @Option(
+        help: ArgumentHelp(
+            "A file of URLs, one per line (lines starting with '#' are comments; '-' reads standard input).",
+            valueName: "list"))
     var file: String?
 
     @OptionGroup var cache: CacheOptions
@@ -57,14 +60,17 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         let requests = sources.map { source in
-            (source, Result { () throws(WebImageError) -> ImageRequest in
-                let url = try ManagerFactory.url(for: source)
-                let context = ImageContext().with(
-                    ImageContextKeys.LoaderOptions.self, ManagerFactory.loaderOptions(for: url, timeout: timeout))
-                var options: ImageOptions = [.lowPriority, .avoidDecode]
-                if retryFailed { options.insert(.retryFailed) }
-                return ImageRequest(url: url, options: options, context: context)
-            })
+            (
+                source,
+                Result { () throws(WebImageError) -> ImageRequest in
+                    let url = try ManagerFactory.url(for: source)
+                    let context = ImageContext().with(
+                        ImageContextKeys.LoaderOptions.self, ManagerFactory.loaderOptions(for: url, timeout: timeout))
+                    var options: ImageOptions = [.lowPriority, .avoidDecode]
+                    if retryFailed { options.insert(.retryFailed) }
+                    return ImageRequest(url: url, options: options, context: context)
+                }
+            )
         }
         let manager = ManagerFactory.manager(
             for: requests.compactMap { try? $0.1.get().url }, disk: cache.diskCache())
@@ -128,7 +134,9 @@ struct PrefetchCommand: AsyncParsableCommand {
     }
 
     private static func readList(_ path: String) throws -> [String] {
-        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
+        let data =
+            path == "-"
+            ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed

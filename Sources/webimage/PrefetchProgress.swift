@@ -34,7 +34,9 @@ final class PrefetchProgress: Sendable {
             } else {
                 state.cached += 1
             }
-            return terminal ? redraw(&state, force: false) ?? "" : "[\(done(state))/\(total)] \(cacheType == .none ? "loaded" : "cached") \(ByteText.format(bytes)) \(source)\n"
+            return terminal
+                ? redraw(&state, force: false) ?? ""
+                : "[\(done(state))/\(total)] \(cacheType == .none ? "loaded" : "cached") \(ByteText.format(bytes)) \(source)\n"
         }
         write(line)
     }

@@ -45,9 +45,11 @@ enum CacheBenchmarks {
 
         // A 50 KB PNG: 128×130 opaque pixels of noise.
         var generator = SystemRandomNumberGenerator()
-        let noise = PixelBuffer(width: 128, height: 130, bytes: (0..<128 * 130 * 4).map { index in
-            index % 4 == 3 ? 255 : UInt8.random(in: 0...255, using: &generator)
-        })
+        let noise = PixelBuffer(
+            width: 128, height: 130,
+            bytes: (0..<128 * 130 * 4).map { index in
+                index % 4 == 3 ? 255 : UInt8.random(in: 0...255, using: &generator)
+            })
         let png = try ImageCoders.default.encode(Image(pixels: noise), as: .png, options: EncodingOptions())
         try await cache.store(png, forKey: "fifty")
         let file = cache.fileURL(forKey: "fifty")
@@ -91,8 +93,11 @@ enum CacheBenchmarks {
         let stored = try await asyncThrowingTime {
             for index in 0..<stores { try await cache.store(png, forKey: "store-\(index)") }
         }
-        print(pad("disk store (50 KB, fsync each)") + String(format: "%10.0f entries/s  %6.1f MB/s",
-                     Double(stores) / stored, Double(stores * png.count) / stored / 1e6))
+        print(
+            pad("disk store (50 KB, fsync each)")
+                + String(
+                    format: "%10.0f entries/s  %6.1f MB/s",
+                    Double(stores) / stored, Double(stores * png.count) / stored / 1e6))
 
         try await trim(root: root, entry: Data(contentsOf: file))
     }
@@ -128,8 +133,10 @@ enum CacheBenchmarks {
             for index in 0..<count { unlink(directory.appendingPathComponent(name(index)).path) }
         }
         report("baseline: unlink(2) of 10,000 files", nanoseconds: plainUnlink * 1e9, unit: "ms")
-        for (label, limit) in [("5% over the limit", entry.count * count * 100 / 105),
-                               ("2x over the limit", entry.count * count / 2)] {
+        for (label, limit) in [
+            ("5% over the limit", entry.count * count * 100 / 105),
+            ("2x over the limit", entry.count * count / 2),
+        ] {
             try fill()
             let cache = DiskCache(directory: directory, configuration: .init(maxSize: limit, sweepInterval: nil))
             var removed = 0

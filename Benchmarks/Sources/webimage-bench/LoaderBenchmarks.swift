@@ -152,7 +152,8 @@ enum LoaderBenchmarks {
                     let url = urls[next]
                     next += 1
                     group.addTask {
-                        let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(15))
+                        let response = try await client.execute(
+                            HTTPClientRequest(url: url.absoluteString), timeout: .seconds(15))
                         guard response.status == .ok else { throw Usage() }
                         return try await response.body.collect(upTo: 50 * 1024 * 1024).readableBytes
                     }

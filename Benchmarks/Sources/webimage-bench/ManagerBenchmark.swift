@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import Synchronization
 import WebImage
 import WebImageTesting
 
@@ -19,7 +18,11 @@ enum ManagerBenchmark {
         let jpeg = try Data(contentsOf: Fixtures.corpus.appendingPathComponent("images/gen_baseline_420.jpg"))
         for index in 0..<count { server.register(jpeg, at: "/image\(index).jpg", contentType: "image/jpeg") }
         let loader = HTTPImageLoader()
-        defer { Task { try? await loader.shutdown(); try? await server.shutdown() } }
+        defer {
+            Task {
+                try? await loader.shutdown(); try? await server.shutdown()
+            }
+        }
 
         let hitManager = try manager(loader: loader)
         let url = server.url("/image0.jpg")
@@ -36,7 +39,8 @@ enum ManagerBenchmark {
             for variant in Variant.allCases {
                 let urls = (0..<count).map { server.url("/image\($0).jpg?round=\(round)&\(variant)") }
                 var manager: ImageManager?
-                samples[variant, default: []].append(try await timed { manager = try await variant.load(urls, loader: loader) })
+                samples[variant, default: []].append(
+                    try await timed { manager = try await variant.load(urls, loader: loader) })
                 await manager?.waitForPendingStores()
             }
         }
@@ -46,7 +50,9 @@ enum ManagerBenchmark {
         print("|---|---:|---:|")
         for variant in Variant.allCases {
             let ms = median[variant]!
-            let over = variant.baseline.map { String(format: "%+.1f%% over %@", (ms / median[$0]! - 1) * 100, $0.label) } ?? "baseline"
+            let over =
+                variant.baseline.map { String(format: "%+.1f%% over %@", (ms / median[$0]! - 1) * 100, $0.label) }
+                ?? "baseline"
             print(String(format: "| %@ | %.1f | %@ |", variant.label, ms, over))
         }
     }
@@ -84,7 +90,8 @@ enum ManagerBenchmark {
                 try await loadAndDecodeAll(urls, loader: loader, keep: self == .loaderAndDecodeKeeping)
                 return nil
             case .managerNoCache:
-                context = context.with(ImageContextKeys.QueryCacheType.self, []).with(ImageContextKeys.StoreCacheType.self, [])
+                context = context.with(ImageContextKeys.QueryCacheType.self, []).with(
+                    ImageContextKeys.StoreCacheType.self, [])
             case .managerMemoryOnly: options = .cacheMemoryOnly
             case .manager: break
             case .managerWaitingForDisk: options = .waitStoreCache
@@ -96,9 +103,11 @@ enum ManagerBenchmark {
     }
 
     private static func manager(loader: HTTPImageLoader) throws -> ImageManager {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
-        return ImageManager(configuration: .init(
-            loader: loader, cache: ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory))))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webimage-bench-\(UUID().uuidString)")
+        return ImageManager(
+            configuration: .init(
+                loader: loader, cache: ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory))))
     }
 
     private static func loadAll(

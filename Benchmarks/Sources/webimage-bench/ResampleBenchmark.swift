@@ -8,7 +8,10 @@ enum ResampleBenchmark {
     static func run(_ arguments: [String]) throws {
         let (file, size) = try parse(arguments)
         let filterName = option("filter", in: arguments) ?? "lanczos3"
-        guard let filter = [ResamplingFilter.lanczos3, .catmullRom, .mitchell, .bilinear, .box].first(where: { $0.name == filterName })
+        guard
+            let filter = [ResamplingFilter.lanczos3, .catmullRom, .mitchell, .bilinear, .box].first(where: {
+                $0.name == filterName
+            })
         else { throw WebImageError(.invalidArgument, "unknown filter \(filterName)") }
         let image = try ImageCoders.default.decode(Data(contentsOf: URL(fileURLWithPath: file)), options: .default)
         let resampler = Resampler(filter: filter)
@@ -29,9 +32,13 @@ enum ResampleBenchmark {
         let target = try resize.minimumSourceSize(for: try ImageCoders.default.info(of: data).uprightSize)
         var decoded: Image?
         var resized: Image?
-        let decode = measure { decoded = try? ImageCoders.default.decode(data, options: DecodingOptions(targetSize: target)) }
+        let decode = measure {
+            decoded = try? ImageCoders.default.decode(data, options: DecodingOptions(targetSize: target))
+        }
         let resample = measure { resized = try? resize.transform(decoded!) }
-        let encode = measure { _ = try? ImageCoders.default.encode(resized!, as: .jpeg, options: EncodingOptions(quality: 80)) }
+        let encode = measure {
+            _ = try? ImageCoders.default.encode(resized!, as: .jpeg, options: EncodingOptions(quality: 80))
+        }
         print(
             "decode (to \(decoded!.size)) \(String(format: "%.2f", decode.median)) ms, resample \(String(format: "%.2f", resample.median)) ms, "
                 + "encode \(String(format: "%.2f", encode.median)) ms")

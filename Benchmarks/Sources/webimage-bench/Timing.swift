@@ -2,7 +2,9 @@ import Foundation
 
 /// Runs `body` repeatedly for about `seconds` (at least `minimum` times) and returns the median and fastest
 /// durations in milliseconds.
-func measure(seconds: Double = 2, minimum: Int = 5, _ body: () throws -> Void) rethrows -> (median: Double, best: Double) {
+func measure(
+    seconds: Double = 2, minimum: Int = 5, _ body: () throws -> Void
+) rethrows -> (median: Double, best: Double) {
     try body()
     var samples: [Double] = []
     let clock = ContinuousClock()

@@ -137,7 +137,9 @@ public final class DiskCache: Sendable {
     ///
     /// - Throws: ``WebImageError/Code/cacheFailure`` when the directory cannot be created or written (full disk,
     ///   read-only file system, no permission); the previous entry, if any, is then left as it was.
-    public func store(_ data: Data, forKey key: String, attributes: CacheEntryAttributes = .none)
+    public func store(
+        _ data: Data, forKey key: String, attributes: CacheEntryAttributes = .none
+    )
         async throws(WebImageError)
     {
         let result = await Self.run(on: queue) { [storage] in

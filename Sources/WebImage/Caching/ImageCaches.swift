@@ -138,7 +138,9 @@ public struct ImageCaches: ImageCaching {
         }
     }
 
-    private func forEach(_ policy: ImageCachesPolicy, _ operation: @escaping @Sendable (any ImageCaching) async -> Void)
+    private func forEach(
+        _ policy: ImageCachesPolicy, _ operation: @escaping @Sendable (any ImageCaching) async -> Void
+    )
         async
     {
         let selected = policy.select(caches)

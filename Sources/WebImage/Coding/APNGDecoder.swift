@@ -83,7 +83,8 @@ struct APNGDecoder {
     private func standalonePNG(for frame: Frame) -> Data {
         var png = Data(PNGChunks.signature)
         var header = chunks.payload(chunks.chunks[0])
-        header.replaceSubrange(header.startIndex..<(header.startIndex + 8), with: bigEndian(frame.width) + bigEndian(frame.height))
+        header.replaceSubrange(
+            header.startIndex..<(header.startIndex + 8), with: bigEndian(frame.width) + bigEndian(frame.height))
         append("IHDR", header, to: &png)
         for chunk in chunks.chunks {
             if chunk.type == "IDAT" { break }
@@ -103,7 +104,9 @@ struct APNGDecoder {
     }
 
     private func bigEndian(_ value: Int) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
-         UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+        [
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+            UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
+        ]
     }
 }

@@ -6,7 +6,9 @@ enum CMYKConverter {
     static func convertInPlace(_ pixels: UnsafeMutableBufferPointer<UInt8>, inverted: Bool) {
         var index = 0
         while index + 3 < pixels.count {
-            var (c, m, y, k) = (Int(pixels[index]), Int(pixels[index + 1]), Int(pixels[index + 2]), Int(pixels[index + 3]))
+            var (c, m, y, k) = (
+                Int(pixels[index]), Int(pixels[index + 1]), Int(pixels[index + 2]), Int(pixels[index + 3])
+            )
             if !inverted { (c, m, y, k) = (255 - c, 255 - m, 255 - y, 255 - k) }
             pixels[index] = UInt8((c * k + 127) / 255)
             pixels[index + 1] = UInt8((m * k + 127) / 255)

@@ -26,7 +26,9 @@ public struct GIFCoder: ImageCoding {
     }
 
     public func decodePartial(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image? {
-        try? decode(data, options: DecodingOptions(targetSize: options.targetSize, firstFrameOnly: true, limits: options.limits))
+        try? decode(
+            data, options: DecodingOptions(targetSize: options.targetSize, firstFrameOnly: true, limits: options.limits)
+        )
     }
 }
 
@@ -46,16 +48,20 @@ enum GIFFile {
             var cursor = Cursor(bytes: bytes)
             return withUnsafeMutablePointer(to: &cursor) { cursorPointer in
                 var status: Int32 = 0
-                guard let file = DGifOpen(cursorPointer, { file, buffer, wanted in
-                    guard let file, let buffer, let user = file.pointee.UserData else { return 0 }
-                    let cursor = user.assumingMemoryBound(to: Cursor.self)
-                    let count = min(Int(wanted), cursor.pointee.bytes.count - cursor.pointee.offset)
-                    guard count > 0 else { return 0 }
-                    let source = cursor.pointee.bytes.baseAddress! + cursor.pointee.offset
-                    UnsafeMutableRawPointer(buffer).copyMemory(from: source, byteCount: count)
-                    cursor.pointee.offset += count
-                    return Int32(count)
-                }, &status) else {
+                guard
+                    let file = DGifOpen(
+                        cursorPointer,
+                        { file, buffer, wanted in
+                            guard let file, let buffer, let user = file.pointee.UserData else { return 0 }
+                            let cursor = user.assumingMemoryBound(to: Cursor.self)
+                            let count = min(Int(wanted), cursor.pointee.bytes.count - cursor.pointee.offset)
+                            guard count > 0 else { return 0 }
+                            let source = cursor.pointee.bytes.baseAddress! + cursor.pointee.offset
+                            UnsafeMutableRawPointer(buffer).copyMemory(from: source, byteCount: count)
+                            cursor.pointee.offset += count
+                            return Int32(count)
+                        }, &status)
+                else {
                     return .failure(error(status, "cannot read the GIF header"))
                 }
                 defer { DGifCloseFile(file, nil) }

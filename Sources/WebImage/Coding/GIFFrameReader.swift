@@ -32,7 +32,7 @@ struct GIFFrameReader {
             case IMAGE_DESC_RECORD_TYPE:
                 do throws(WebImageError) {
                     try readFrame()
-                } catch where error.code == .truncatedData && !frames.isEmpty {
+                } catch  where error.code == .truncatedData && !frames.isEmpty {
                     break loop
                 }
                 if options.firstFrameOnly { break loop }
@@ -70,13 +70,15 @@ struct GIFFrameReader {
             }
             line.withUnsafeBufferPointer { indices in
                 palette.withUnsafeBufferPointer { colors in
-                    canvas!.drawIndexedRow(indices, palette: colors, transparent: transparentIndex, x: left, y: top + row)
+                    canvas!.drawIndexedRow(
+                        indices, palette: colors, transparent: transparentIndex, x: left, y: top + row)
                 }
             }
         }
         frames.append(ImageFrame(pixels: canvas!.snapshot(), duration: delay <= 1 ? 0.1 : Double(delay) / 100))
-        if disposal == 2, let region = canvas!.clip(
-            x: Int(descriptor.Left), y: Int(descriptor.Top), width: width, height: height)
+        if disposal == 2,
+            let region = canvas!.clip(
+                x: Int(descriptor.Left), y: Int(descriptor.Top), width: width, height: height)
         {
             canvas!.clear(region)
         } else if let saved {
@@ -126,6 +128,8 @@ struct GIFFrameReader {
     /// The order rows arrive in: top to bottom, or the four passes of GIF interlacing.
     private static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
         guard interlaced else { return Array(0..<height) }
-        return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+        return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in
+            Array(stride(from: start, to: height, by: step))
+        }
     }
 }

@@ -90,7 +90,9 @@ public struct PNGCoder: ImageCoding {
         let pixels = PixelBuffer(width: width, height: height) { output in
             if wide {
                 var samples = [UInt16](repeating: 0, count: width * height * 4)
-                status = samples.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, $0.count, format, flags) }
+                status = samples.withUnsafeMutableBytes {
+                    spng_decode_image(context, $0.baseAddress, $0.count, format, flags)
+                }
                 for index in samples.indices { output[index] = UInt8((UInt32(samples[index]) * 255 + 32767) / 65535) }
             } else {
                 status = spng_decode_image(context, output.baseAddress, output.count, format, flags)

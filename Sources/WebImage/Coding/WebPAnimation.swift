@@ -80,6 +80,7 @@ enum WebPAnimationEncoder {
     }
 
     private static func failure(_ encoder: OpaquePointer) -> WebImageError {
-        WebImageError(.encodingFailed, "WebP animation encoding failed: \(String(cString: WebPAnimEncoderGetError(encoder)))")
+        WebImageError(
+            .encodingFailed, "WebP animation encoding failed: \(String(cString: WebPAnimEncoderGetError(encoder)))")
     }
 }

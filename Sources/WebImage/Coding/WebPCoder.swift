@@ -126,7 +126,8 @@ struct WebPContainer {
         frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
         var chunk = WebPChunkIterator()
         if WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk) != 0 {
-            orientation = EXIFReader.orientation(in: UnsafeRawBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
+            orientation = EXIFReader.orientation(
+                in: UnsafeRawBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
         }
         WebPDemuxReleaseChunkIterator(&chunk)
     }

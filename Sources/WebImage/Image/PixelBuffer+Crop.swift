@@ -10,8 +10,12 @@ extension PixelBuffer {
                 let rowBytes = rect.width * 4
                 for row in 0..<rect.height {
                     let from = ((rect.y + row) * width + rect.x) * 4
-                    UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(output)[(row * rowBytes)...].prefix(rowBytes))
-                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(source)[from...].prefix(rowBytes)))
+                    UnsafeMutableRawBufferPointer(
+                        rebasing: UnsafeMutableRawBufferPointer(output)[(row * rowBytes)...].prefix(rowBytes)
+                    )
+                    .copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(source)[from...].prefix(rowBytes))
+                    )
                 }
             }
         }

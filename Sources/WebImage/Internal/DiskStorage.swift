@@ -57,8 +57,7 @@ final class DiskStorage: Sendable {
         }
         let index = readOnlyIndex()
         for (position, other) in readOnlyDirectories.enumerated() where index[position].contains(name) {
-            if case .entry(let entry) = EntryFile.read(at: other + "/" + name, key: key, now: now(), touchAfter: nil)
-            {
+            if case .entry(let entry) = EntryFile.read(at: other + "/" + name, key: key, now: now(), touchAfter: nil) {
                 return entry
             }
         }

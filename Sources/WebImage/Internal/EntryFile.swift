@@ -138,7 +138,8 @@ enum EntryFile {
     /// The header at the start of a whole file's bytes, if valid and the file is exactly header plus payload.
     private static func parseHeader(_ file: UnsafeRawBufferPointer) -> DiskEntryHeader? {
         guard file.count >= DiskEntryHeader.fixedLength,
-            let length = DiskEntryHeader.announcedLength(UnsafeRawBufferPointer(rebasing: file[0..<DiskEntryHeader.fixedLength])),
+            let length = DiskEntryHeader.announcedLength(
+                UnsafeRawBufferPointer(rebasing: file[0..<DiskEntryHeader.fixedLength])),
             length <= file.count,
             let header = DiskEntryHeader(parsing: UnsafeRawBufferPointer(rebasing: file[0..<length])),
             header.headerLength + header.payloadLength == file.count
@@ -150,7 +151,8 @@ enum EntryFile {
     private static func raw(
         adopting file: UnsafeMutableRawBufferPointer, count: Int, key: String, modified: Date
     ) -> Outcome<DiskCacheEntry> {
-        let data = Data(bytesNoCopy: file.baseAddress!, count: count, deallocator: .custom { _, _ in file.deallocate() })
+        let data = Data(
+            bytesNoCopy: file.baseAddress!, count: count, deallocator: .custom { _, _ in file.deallocate() })
         let metadata = DiskCacheMetadata(
             key: key, size: count, format: ImageFormat.sniff(data), etag: nil, lastModified: nil, created: modified,
             expires: .distantFuture, lastAccess: modified)

@@ -93,7 +93,9 @@ enum FileIO {
     /// Whether `name` is a temporary file of an unfinished write.
     static func isTemporaryName(_ name: String) -> Bool { name.hasPrefix(".tmp-") }
 
-    private static func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t)
+    private static func systemPread(
+        _ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t
+    )
         -> Int
     {
         #if canImport(Glibc)

@@ -1,4 +1,3 @@
-
 /// Wakes tasks waiting for some state to change; lets tests wait for a queue state without polling.
 ///
 /// `notify()` takes only this type's own lock, so it may be called from anywhere.

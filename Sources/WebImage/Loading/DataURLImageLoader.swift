@@ -43,7 +43,8 @@ public struct DataURLImageLoader: ImageLoading {
             throw WebImageError(.invalidSource, "malformed data: URI: bad percent escape", url: url)
         }
         guard isBase64 else { return (bytes, type) }
-        guard let decoded = Data(base64Encoded: bytes, options: .ignoreUnknownCharacters), !decoded.isEmpty || bytes.isEmpty
+        guard let decoded = Data(base64Encoded: bytes, options: .ignoreUnknownCharacters),
+            !decoded.isEmpty || bytes.isEmpty
         else {
             throw WebImageError(.invalidSource, "malformed data: URI: bad base64", url: url)
         }

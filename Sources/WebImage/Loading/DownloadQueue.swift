@@ -1,4 +1,3 @@
-
 /// Admits at most `maxConcurrent` downloads at once, starting waiting ones by priority, then FIFO or LIFO order.
 ///
 /// A lock-guarded state machine over a heap of waiting tickets (O(log n) per admission); waiting is a suspended continuation, never polling. Usage by a download:
@@ -126,7 +125,8 @@ final class DownloadQueue: Sendable {
     private func admit(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {
         var resumes: [CheckedContinuation<Void, any Error>] = []
         while state.running < maxConcurrent, state.waiting > 0, let entry = state.queue.popFirst() {
-            guard case .waiting(let priority, let continuation) = state.slots[entry.ticket], priority == entry.priority else {
+            guard case .waiting(let priority, let continuation) = state.slots[entry.ticket], priority == entry.priority
+            else {
                 state.queue.droppedStale()
                 continue
             }

@@ -47,7 +47,8 @@ public struct FileImageLoader: ImageLoading {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw WebImageError(.fileUnreadable, "cannot read: \(error.localizedDescription)", url: url, underlying: error)
+            throw WebImageError(
+                .fileUnreadable, "cannot read: \(error.localizedDescription)", url: url, underlying: error)
         }
         if Task.isCancelled { throw WebImageError(.cancelled, "the load was cancelled", url: url) }
         progress?(data.count, size ?? data.count)

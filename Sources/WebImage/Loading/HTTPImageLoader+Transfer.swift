@@ -10,8 +10,11 @@ extension HTTPImageLoader {
 
     /// Performs the HTTP exchange of `key` within its timeout (AsyncHTTPClient's deadline covers the whole
     /// exchange, body included): follows redirects, streams and limits the body.
-    func transfer(_ key: DownloadKey, client: HTTPClient, progress: @escaping TransferProgress) async throws -> ImageResponse {
-        try await Self.exchange(key, client: client, deadline: NIODeadline.now() + TimeAmount(key.timeout), progress: progress)
+    func transfer(
+        _ key: DownloadKey, client: HTTPClient, progress: @escaping TransferProgress
+    ) async throws -> ImageResponse {
+        try await Self.exchange(
+            key, client: client, deadline: NIODeadline.now() + TimeAmount(key.timeout), progress: progress)
     }
 
     private static func exchange(
@@ -47,10 +50,12 @@ extension HTTPImageLoader {
                     throw WebImageError(.invalidResponse, "redirect to an invalid location '\(location)'", url: url)
                 }
                 guard redirects < key.redirectLimit else {
-                    throw WebImageError(.tooManyRedirects, "more than \(key.redirectLimit) redirects", url: key.request.url)
+                    throw WebImageError(
+                        .tooManyRedirects, "more than \(key.redirectLimit) redirects", url: key.request.url)
                 }
                 guard visited.insert(next.absoluteString).inserted else {
-                    throw WebImageError(.tooManyRedirects, "redirect loop through \(next.absoluteString)", url: key.request.url)
+                    throw WebImageError(
+                        .tooManyRedirects, "redirect loop through \(next.absoluteString)", url: key.request.url)
                 }
                 if next.host?.lowercased() != url.host?.lowercased() || next.port != url.port {
                     headers.remove("Authorization")
@@ -65,7 +70,9 @@ extension HTTPImageLoader {
     /// A connection that failed before the announced length arrived is a transient connection failure, whatever
     /// the HTTP parser called it.
     private static func explain(_ error: any Error, received: (count: Int, expected: Int?), url: URL) -> any Error {
-        guard !(error is WebImageError), let expected = received.expected, received.count < expected else { return error }
+        guard !(error is WebImageError), let expected = received.expected, received.count < expected else {
+            return error
+        }
         if let error = error as? HTTPClientError, error == .cancelled || error == .deadlineExceeded { return error }
         return WebImageError(
             .connectionFailed, "the connection closed after \(received.count) of \(expected) bytes", url: url,

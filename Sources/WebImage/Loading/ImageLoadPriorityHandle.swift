@@ -1,4 +1,3 @@
-
 /// Changes the priority of a load while it waits in a download queue.
 ///
 /// Pass the handle in ``ImageLoadRequest/priorityHandle`` and call ``setPriority(_:)`` at any time; a download that

@@ -40,7 +40,8 @@ public struct ImageResponse: Sendable {
     /// `image/png; charset=x` → `image/png`, lowercased.
     static func mimeType(_ contentType: String) -> String {
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let base = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop(while: isBlank).reversed().drop(while: isBlank)
+        let base = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop(while: isBlank).reversed().drop(
+            while: isBlank)
         return String(decoding: base.reversed().map(\.asciiLowercased), as: UTF8.self)
     }
 }

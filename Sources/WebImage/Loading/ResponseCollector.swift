@@ -43,8 +43,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         let expected = head.headers.first(name: "content-length").flatMap { Int($0) }
         let redirect = [301, 302, 303, 307, 308].contains(status) ? head.headers.first(name: "location") : nil
         if redirect == nil, let expected, expected > limit {
-            return task.eventLoop.makeFailedFuture(WebImageError(
-                .bodyTooLarge, "Content-Length \(expected) exceeds the limit of \(limit) bytes", url: url))
+            return task.eventLoop.makeFailedFuture(
+                WebImageError(
+                    .bodyTooLarge, "Content-Length \(expected) exceeds the limit of \(limit) bytes", url: url))
         }
         state.withLock { state in
             state.status = status
@@ -64,8 +65,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             return (state.body.count, state.expected)
         }
         guard let received else {
-            return task.eventLoop.makeFailedFuture(WebImageError(
-                .bodyTooLarge, "the body exceeds the limit of \(limit) bytes", url: url))
+            return task.eventLoop.makeFailedFuture(
+                WebImageError(
+                    .bodyTooLarge, "the body exceeds the limit of \(limit) bytes", url: url))
         }
         if received > 0 {
             progress(received, expected) { self.state.withLock { $0.body } }
@@ -85,8 +87,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             }
             var headers = ImageHTTPHeaders()
             for header in state.headers { headers.add(name: header.name, value: header.value) }
-            return .response(ImageResponse(
-                data: state.body, url: url, httpStatus: state.status, headers: headers, expectedLength: state.expected))
+            return .response(
+                ImageResponse(
+                    data: state.body, url: url, httpStatus: state.status, headers: headers,
+                    expectedLength: state.expected))
         }
     }
 }

@@ -100,7 +100,8 @@ public final class ImageManager: Sendable {
         }
         if failedURLs.contains(request.url) && !request.options.contains(.retryFailed) {
             events.finish()
-            throw WebImageError(.failedURL, "this URL failed before; set retryFailed to load it again", url: request.url)
+            throw WebImageError(
+                .failedURL, "this URL failed before; set retryFailed to load it again", url: request.url)
         }
         if request.options.contains(.queryDiskDataSync), !request.options.contains(.fromLoaderOnly),
             !request.options.contains(.refreshCached)
@@ -116,10 +117,13 @@ public final class ImageManager: Sendable {
             do {
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
-                        if !run.subscribe(id: id, priority: request.priority, events: events, continuation: continuation) {
+                        if !run.subscribe(
+                            id: id, priority: request.priority, events: events, continuation: continuation)
+                        {
                             continuation.resume(throwing: RunFinished())
                         } else if isNew {
-                            run.start { run in await ImagePipeline(manager: self, request: request, run: run).execute() }
+                            run.start { run in await ImagePipeline(manager: self, request: request, run: run).execute()
+                            }
                         }
                     }
                 } onCancel: {

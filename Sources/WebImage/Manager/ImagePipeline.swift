@@ -32,7 +32,8 @@ struct ImagePipeline: Sendable {
             {
                 manager.failedURLs.insert(request.url)
             }
-            manager.configuration.logger.debug("image load failed", metadata: ["url": "\(request.url)", "error": "\(failure)"])
+            manager.configuration.logger.debug(
+                "image load failed", metadata: ["url": "\(request.url)", "error": "\(failure)"])
             return .failure(failure)
         }
     }
@@ -57,29 +58,37 @@ struct ImagePipeline: Sendable {
         if options.contains(.fromCacheOnly) {
             throw WebImageError(.notCached, "fromCacheOnly is set and no cache has this image", url: request.url)
         }
-        let cached = revalidating ? await timed(&metrics.cacheQuery) {
-            await cache.query(forKey: request.cacheKey, in: queryTypes.intersection(.disk), decode: false)
-        } : nil
+        let cached =
+            revalidating
+            ? await timed(&metrics.cacheQuery) {
+                await cache.query(forKey: request.cacheKey, in: queryTypes.intersection(.disk), decode: false)
+            } : nil
         let clock = ContinuousClock.now
         let response = try await load(revalidating: cached)
         metrics.load = (ContinuousClock.now - clock).seconds
         if response.isNotModified {
             guard let data = cached?.data else {
-                throw WebImageError(.notModified, "the server answered 304 but no cached bytes are at hand", url: request.url)
+                throw WebImageError(
+                    .notModified, "the server answered 304 but no cached bytes are at hand", url: request.url)
             }
-            return try await finish(data: data, attributes: attributes(of: cached), cacheType: .disk, storeOriginal: false, &metrics)
+            return try await finish(
+                data: data, attributes: attributes(of: cached), cacheType: .disk, storeOriginal: false, &metrics)
         }
         let attributes = CacheEntryAttributes(etag: response.etag, lastModified: response.lastModified)
-        return try await finish(data: response.data, attributes: attributes, cacheType: .none, storeOriginal: true, &metrics)
+        return try await finish(
+            data: response.data, attributes: attributes, cacheType: .none, storeOriginal: true, &metrics)
     }
 
     /// The finished image from memory or disk, or the original bytes from disk decoded and transformed.
     private func queryCaches(_ metrics: inout ImageMetrics) async throws(WebImageError) -> ImageResult? {
         let decode = !options.contains(.avoidDecode)
         let finishedKey = request.transformedCacheKey
-        let hit = await timed(&metrics.cacheQuery) { await cache.query(forKey: finishedKey, in: queryTypes, decode: false) }
+        let hit = await timed(&metrics.cacheQuery) {
+            await cache.query(forKey: finishedKey, in: queryTypes, decode: false)
+        }
         if let hit, hit.image != nil || !decode {
-            return ImageResult(image: hit.image, data: hit.data, cacheType: hit.cacheType, url: request.url, metrics: metrics)
+            return ImageResult(
+                image: hit.image, data: hit.data, cacheType: hit.cacheType, url: request.url, metrics: metrics)
         }
         if let data = hit?.data, let image = try await decodeCached(data, key: finishedKey, &metrics) {
             return ImageResult(image: image, data: data, cacheType: .disk, url: request.url, metrics: metrics)
@@ -89,12 +98,15 @@ struct ImagePipeline: Sendable {
             await cache.query(forKey: request.cacheKey, in: .disk, decode: false)
         }
         guard let data = original?.data else { return nil }
-        return try await finish(data: data, attributes: attributes(of: original), cacheType: .disk, storeOriginal: false, &metrics)
+        return try await finish(
+            data: data, attributes: attributes(of: original), cacheType: .disk, storeOriginal: false, &metrics)
     }
 
     /// Decodes a finished image found on disk on the work queue and promotes it to memory; `nil` (and the entry
     /// evicted) when the bytes do not decode, so a corrupt entry is never served.
-    private func decodeCached(_ data: Data, key: String, _ metrics: inout ImageMetrics) async throws(WebImageError) -> Image? {
+    private func decodeCached(
+        _ data: Data, key: String, _ metrics: inout ImageMetrics
+    ) async throws(WebImageError) -> Image? {
         let decoding = DecodingOptions(
             firstFrameOnly: options.contains(.decodeFirstFrameOnly),
             limits: context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits)
@@ -102,11 +114,14 @@ struct ImagePipeline: Sendable {
         let clock = ContinuousClock.now
         let image: Image
         do {
-            image = try await manager.workQueue.run { () throws(WebImageError) -> Image in try coders.decode(data, options: decoding) }
-        } catch where error.code == .cancelled {
+            image = try await manager.workQueue.run { () throws(WebImageError) -> Image in
+                try coders.decode(data, options: decoding)
+            }
+        } catch  where error.code == .cancelled {
             throw error
         } catch {
-            manager.configuration.logger.warning("evicting a disk entry that does not decode", metadata: ["key": "\(key)", "error": "\(error)"])
+            manager.configuration.logger.warning(
+                "evicting a disk entry that does not decode", metadata: ["key": "\(key)", "error": "\(error)"])
             await cache.remove(forKey: key, from: .disk)
             return nil
         }
@@ -154,7 +169,9 @@ struct ImagePipeline: Sendable {
         var image = decoded
         if let transformer {
             clock = ContinuousClock.now
-            image = try await manager.workQueue.run { () throws(WebImageError) -> Image in try transformer.transform(decoded) }
+            image = try await manager.workQueue.run { () throws(WebImageError) -> Image in
+                try transformer.transform(decoded)
+            }
             metrics.transform = (ContinuousClock.now - clock).seconds
         }
         if storeTypes.contains(.memory) {
@@ -163,7 +180,8 @@ struct ImagePipeline: Sendable {
             metrics.store += (ContinuousClock.now - clock).seconds
         }
         let transformed = request.transformedCacheKey != request.cacheKey
-        await storeOnDisk(original: storeOriginal ? data : nil, attributes: attributes, finished: transformed ? image : nil, &metrics)
+        await storeOnDisk(
+            original: storeOriginal ? data : nil, attributes: attributes, finished: transformed ? image : nil, &metrics)
         return ImageResult(image: image, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
     }
 
@@ -186,7 +204,10 @@ struct ImagePipeline: Sendable {
             if let resize, let needed = try? resize.minimumSourceSize(for: size) { targets.append(needed) }
             if let scaleDown, size.area > scaleDown {
                 let factor = (Double(scaleDown) / Double(size.area)).squareRoot()
-                targets.append(PixelSize(width: max(1, Int(Double(size.width) * factor)), height: max(1, Int(Double(size.height) * factor))))
+                targets.append(
+                    PixelSize(
+                        width: max(1, Int(Double(size.width) * factor)),
+                        height: max(1, Int(Double(size.height) * factor))))
             }
             decoding.targetSize = targets.max { $0.area < $1.area }
             return decoding
@@ -195,7 +216,9 @@ struct ImagePipeline: Sendable {
 
     private static func fitted(_ size: PixelSize, inside box: PixelSize) -> PixelSize {
         let factor = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height), 1)
-        return PixelSize(width: max(1, Int((Double(size.width) * factor).rounded())), height: max(1, Int((Double(size.height) * factor).rounded())))
+        return PixelSize(
+            width: max(1, Int((Double(size.width) * factor).rounded())),
+            height: max(1, Int((Double(size.height) * factor).rounded())))
     }
 
     private var queryTypes: ImageCacheType { context[ImageContextKeys.QueryCacheType.self] ?? .all }
@@ -211,15 +234,19 @@ struct ImagePipeline: Sendable {
 
     /// Writes the original bytes and the encoded finished image to disk: awaited with
     /// ``ImageOptions/waitStoreCache``, otherwise in the background (``ImageManager/waitForPendingStores()``).
-    private func storeOnDisk(original: Data?, attributes: CacheEntryAttributes, finished: Image?, _ metrics: inout ImageMetrics) async {
+    private func storeOnDisk(
+        original: Data?, attributes: CacheEntryAttributes, finished: Image?, _ metrics: inout ImageMetrics
+    ) async {
         guard storeTypes.contains(.disk), original != nil || finished != nil else { return }
         let pipeline = self
         let write: @Sendable () async -> Void = {
             if let original {
-                await pipeline.store(nil, data: original, key: pipeline.request.cacheKey, attributes: attributes, types: .disk)
+                await pipeline.store(
+                    nil, data: original, key: pipeline.request.cacheKey, attributes: attributes, types: .disk)
             }
             if let finished {
-                await pipeline.store(finished, data: nil, key: pipeline.request.transformedCacheKey, attributes: .none, types: .disk)
+                await pipeline.store(
+                    finished, data: nil, key: pipeline.request.transformedCacheKey, attributes: .none, types: .disk)
             }
         }
         if options.contains(.waitStoreCache) {
@@ -231,11 +258,14 @@ struct ImagePipeline: Sendable {
         }
     }
 
-    private func store(_ image: Image?, data: Data?, key: String, attributes: CacheEntryAttributes, types: ImageCacheType) async {
+    private func store(
+        _ image: Image?, data: Data?, key: String, attributes: CacheEntryAttributes, types: ImageCacheType
+    ) async {
         do throws(WebImageError) {
             try await cache.store(image, data: data, forKey: key, attributes: attributes, in: types)
         } catch {
-            manager.configuration.logger.warning("cache store failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            manager.configuration.logger.warning(
+                "cache store failed", metadata: ["key": "\(key)", "error": "\(error)"])
         }
     }
 
@@ -257,7 +287,9 @@ struct ImagePipeline: Sendable {
     /// Decodes a preview of the bytes received so far and hands it to the run's subscribers.
     func preview(_ data: Data) {
         let decoding = decodingOptions(for: data)
-        guard let options = try? decoding(), let image = try? coders.decodePartial(data, options: options) else { return }
+        guard let options = try? decoding(), let image = try? coders.decodePartial(data, options: options) else {
+            return
+        }
         let shown = (try? transformer?.transform(image)) ?? image
         run.reportPreview(shown)
     }

@@ -31,7 +31,8 @@ public final class ImageTask: Sendable {
         self.manager = manager
         self.request = request
         self.id = id
-        let (progress, progressSink) = AsyncStream.makeStream(of: ImageProgress.self, bufferingPolicy: .bufferingNewest(16))
+        let (progress, progressSink) = AsyncStream.makeStream(
+            of: ImageProgress.self, bufferingPolicy: .bufferingNewest(16))
         let (previews, previewSink) = AsyncStream.makeStream(of: Image.self, bufferingPolicy: .bufferingNewest(1))
         self.progress = progress
         self.previews = previews

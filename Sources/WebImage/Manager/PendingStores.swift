@@ -1,4 +1,3 @@
-
 /// Disk writes the manager started without making its caller wait, so they can be awaited before exit.
 final class PendingStores: Sendable {
     private struct State {

@@ -24,7 +24,9 @@ public struct ImagePrefetchSummary: Sendable, CustomStringConvertible {
     init(total: Int) { self.total = total }
 
     /// The counts as a progress value.
-    public var progress: ImagePrefetchProgress { ImagePrefetchProgress(finished: finished, skipped: skipped, total: total) }
+    public var progress: ImagePrefetchProgress {
+        ImagePrefetchProgress(finished: finished, skipped: skipped, total: total)
+    }
 
     /// Whether the prefetch stopped before every URL was done.
     public var wasCancelled: Bool { cancelled > 0 }

@@ -10,7 +10,9 @@ public struct Grayscale: PixelTransforming {
             PixelBuffer(width: pixels.width, height: pixels.height) { output in
                 var index = 0
                 while index < source.count {
-                    let luma = (Int(source[index]) * 299 + Int(source[index + 1]) * 587 + Int(source[index + 2]) * 114 + 500) / 1000
+                    let luma =
+                        (Int(source[index]) * 299 + Int(source[index + 1]) * 587 + Int(source[index + 2]) * 114 + 500)
+                        / 1000
                     output[index] = UInt8(luma)
                     output[index + 1] = UInt8(luma)
                     output[index + 2] = UInt8(luma)

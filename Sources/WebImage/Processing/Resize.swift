@@ -78,9 +78,14 @@ public struct Resize: PixelTransforming {
         let whole = PixelRect(x: 0, y: 0, width: source.width, height: source.height)
         let (w, h) = (Double(source.width), Double(source.height))
         if let scale {
-            guard scale.isFinite, scale > 0 else { throw WebImageError(.invalidArgument, "resize scale \(scale) must be positive") }
+            guard scale.isFinite, scale > 0 else {
+                throw WebImageError(.invalidArgument, "resize scale \(scale) must be positive")
+            }
             let factor = allowsUpscaling ? scale : min(scale, 1)
-            return (whole, PixelSize(width: max(1, Int((w * factor).rounded())), height: max(1, Int((h * factor).rounded()))))
+            return (
+                whole,
+                PixelSize(width: max(1, Int((w * factor).rounded())), height: max(1, Int((h * factor).rounded())))
+            )
         }
         guard let size, size.width > 0, size.height > 0 else {
             throw WebImageError(.invalidArgument, "resize size \(size.map(\.description) ?? "nil") must be positive")
@@ -92,16 +97,23 @@ public struct Resize: PixelTransforming {
             let cropHeight = min(h, (w * th / tw).rounded())
             let crop = gravity.place(PixelSize(width: Int(cropWidth), height: Int(cropHeight)), in: source)
             let factor = allowsUpscaling ? tw / cropWidth : min(tw / cropWidth, 1)
-            let output = factor == tw / cropWidth ? size
+            let output =
+                factor == tw / cropWidth
+                ? size
                 : PixelSize(width: crop.width, height: crop.height)
             return (crop, output)
         case .stretch:
-            let output = allowsUpscaling ? size
+            let output =
+                allowsUpscaling
+                ? size
                 : PixelSize(width: min(size.width, source.width), height: min(size.height, source.height))
             return (whole, output)
         default:
             let factor = allowsUpscaling ? min(tw / w, th / h) : min(tw / w, th / h, 1)
-            return (whole, PixelSize(width: max(1, Int((w * factor).rounded())), height: max(1, Int((h * factor).rounded()))))
+            return (
+                whole,
+                PixelSize(width: max(1, Int((w * factor).rounded())), height: max(1, Int((h * factor).rounded())))
+            )
         }
     }
 }

@@ -38,16 +38,18 @@ public struct Rotate: PixelTransforming {
         let (w, h) = (Double(pixels.width), Double(pixels.height))
         let outWidth = Int((abs(w * c) + abs(h * s)).rounded(.up))
         let outHeight = Int((abs(w * s) + abs(h * c)).rounded(.up))
-        let fill = SIMD4<Double>(
-            Double(background.red), Double(background.green), Double(background.blue), 255
-        ) * (Double(background.alpha) / 255)
+        let fill =
+            SIMD4<Double>(
+                Double(background.red), Double(background.green), Double(background.blue), 255
+            ) * (Double(background.alpha) / 255)
         return pixels.bytes.withUnsafeBufferPointer { source in
             func premultiplied(_ x: Int, _ y: Int) -> SIMD4<Double> {
                 guard x >= 0, y >= 0, x < pixels.width, y < pixels.height else { return fill }
                 let index = (y * pixels.width + x) * 4
                 let alpha = Double(source[index + 3])
-                return SIMD4(Double(source[index]) * alpha / 255, Double(source[index + 1]) * alpha / 255,
-                             Double(source[index + 2]) * alpha / 255, alpha)
+                return SIMD4(
+                    Double(source[index]) * alpha / 255, Double(source[index + 1]) * alpha / 255,
+                    Double(source[index + 2]) * alpha / 255, alpha)
             }
             return PixelBuffer(width: outWidth, height: outHeight) { output in
                 for y in 0..<outHeight {
@@ -65,7 +67,8 @@ public struct Rotate: PixelTransforming {
                         let index = (y * outWidth + x) * 4
                         let alpha = pixel[3]
                         for channel in 0..<3 {
-                            output[index + channel] = alpha > 0 ? UInt8(min(pixel[channel] * 255 / alpha, 255).rounded()) : 0
+                            output[index + channel] =
+                                alpha > 0 ? UInt8(min(pixel[channel] * 255 / alpha, 255).rounded()) : 0
                         }
                         output[index + 3] = UInt8(min(alpha, 255).rounded())
                     }

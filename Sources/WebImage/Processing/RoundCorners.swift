@@ -45,7 +45,9 @@ public struct RoundCorners: PixelTransforming {
                             let amount = min(max(0.5 + distance + borderWidth, 0), 1) * borderAlpha
                             let outAlpha = amount + alpha * (1 - amount)
                             if outAlpha > 0 {
-                                colour = (0..<3).map { (border[$0] * amount + colour[$0] * alpha * (1 - amount)) / outAlpha }
+                                colour = (0..<3).map {
+                                    (border[$0] * amount + colour[$0] * alpha * (1 - amount)) / outAlpha
+                                }
                             }
                             alpha = outAlpha
                         }

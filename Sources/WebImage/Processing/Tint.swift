@@ -15,7 +15,8 @@ public struct Tint: PixelTransforming {
                 var index = 0
                 while index < source.count {
                     for channel in 0..<3 {
-                        output[index + channel] = UInt8((Int(source[index + channel]) * (255 - strength) + tint[channel] + 127) / 255)
+                        output[index + channel] = UInt8(
+                            (Int(source[index + channel]) * (255 - strength) + tint[channel] + 127) / 255)
                     }
                     output[index + 3] = source[index + 3]
                     index += 4

@@ -45,7 +45,8 @@ extension ImageTarget {
             registry.end(key, generation: generation)
             if !options.contains(.avoidAutoSetImage) { setImage(image) }
             imageLoadDidFinish()
-            completion?(.success(ImageResult(image: image, data: nil, cacheType: .memory, url: url, metrics: ImageMetrics())))
+            completion?(
+                .success(ImageResult(image: image, data: nil, cacheType: .memory, url: url, metrics: ImageMetrics())))
             return
         }
         let task = manager.task(for: request)

@@ -9,14 +9,16 @@ struct CLICacheTests {
             let cache = home.appendingPathComponent("cache").path
             let names = ["gen_baseline_420.jpg", "gen_alpha.png", "gen_anim.webp"]
             let list = home.appendingPathComponent("urls.txt")
-            try Data(("# comment\n" + names.dropFirst().map { CLI.corpusURL(server, $0) + "\n" }.joined()).utf8).write(to: list)
+            try Data(("# comment\n" + names.dropFirst().map { CLI.corpusURL(server, $0) + "\n" }.joined()).utf8).write(
+                to: list)
             let result = try await CLI.run(
                 ["prefetch", CLI.corpusURL(server, names[0]), "--file", list.path, "--cache-dir", cache], home: home)
             #expect(result.status == 0, "\(result.stderr)")
             for index in 1...3 { #expect(result.stderr.contains("[\(index)/3] loaded")) }
             #expect(!result.stderr.contains("\u{1B}["), "no terminal escapes when not a terminal")
             #expect(result.stdout.contains("prefetched 3 of 3: 3 downloaded, 0 already cached, 0 failed"))
-            let fetch = try await CLI.run(["fetch", CLI.corpusURL(server, names[1]), "--cache-dir", cache, "--json"], home: home)
+            let fetch = try await CLI.run(
+                ["fetch", CLI.corpusURL(server, names[1]), "--cache-dir", cache, "--json"], home: home)
             #expect(fetch.jsonLines.first?["cacheType"] as? String == "disk")
             #expect(server.requestCount("/fixtures/corpus/images/gen_alpha.png") == 1)
         }
@@ -26,13 +28,17 @@ struct CLICacheTests {
         try await CLI.withServer { server, home in
             let cache = home.appendingPathComponent("cache").path
             let failing = try await CLI.run(
-                ["prefetch", server.url("/status/404").absoluteString, CLI.corpusURL(server, "gen_gray.jpg"), "--cache-dir", cache],
+                [
+                    "prefetch", server.url("/status/404").absoluteString, CLI.corpusURL(server, "gen_gray.jpg"),
+                    "--cache-dir", cache,
+                ],
                 home: home)
             #expect(failing.status == 66)
             #expect(failing.stdout.contains("1 downloaded, 0 already cached, 1 failed"))
             let slow = (1...4).map { server.url("/generated/slow\($0)?delay=20000").absoluteString }
             let start = ContinuousClock.now
-            let interrupted = try await CLI.run(["prefetch"] + slow + ["--cache-dir", cache], home: home, interruptAfter: 2)
+            let interrupted = try await CLI.run(
+                ["prefetch"] + slow + ["--cache-dir", cache], home: home, interruptAfter: 2)
             #expect(interrupted.status == 130, "\(interrupted.stderr)")
             #expect(interrupted.stdout.contains("interrupted after 0 of 4"))
             #expect(ContinuousClock.now - start < .seconds(15))
@@ -43,7 +49,8 @@ struct CLICacheTests {
         try await CLI.withServer { server, home in
             let cache = home.appendingPathComponent("cache").path
             for name in ["gen_gray.jpg", "gen_still.gif"] {
-                let fetch = try await CLI.run(["fetch", CLI.corpusURL(server, name), "--resize", "16x16", "--cache-dir", cache], home: home)
+                let fetch = try await CLI.run(
+                    ["fetch", CLI.corpusURL(server, name), "--resize", "16x16", "--cache-dir", cache], home: home)
                 #expect(fetch.status == 0, "\(fetch.stderr)")
             }
             func info() async throws -> [String: Any] {

@@ -8,8 +8,10 @@ struct CLIFetchTests {
         try await CLI.withServer { server, home in
             let output = home.appendingPathComponent("thumb.png")
             let result = try await CLI.run(
-                ["fetch", CLI.corpusURL(server, "gen_baseline_420.jpg"), "--resize", "64x48", "--fit", "cover",
-                 "-o", output.path, "--cache-dir", home.appendingPathComponent("cache").path, "--json"], home: home)
+                [
+                    "fetch", CLI.corpusURL(server, "gen_baseline_420.jpg"), "--resize", "64x48", "--fit", "cover",
+                    "-o", output.path, "--cache-dir", home.appendingPathComponent("cache").path, "--json",
+                ], home: home)
             #expect(result.status == 0, "\(result.stderr)")
             let report = try #require(result.jsonLines.first)
             #expect(report["format"] as? String == "jpeg")
@@ -47,7 +49,8 @@ struct CLIFetchTests {
             let image = Fixtures.corpus.appendingPathComponent("images/gen_alpha.png").path
             let twoToOne = try await CLI.run(["fetch", image, image, "-o", "x.png", "--no-cache"], home: home)
             #expect(twoToOne.status == 64)
-            let badFit = try await CLI.run(["fetch", image, "--resize", "10x10", "--fit", "squash", "--no-cache"], home: home)
+            let badFit = try await CLI.run(
+                ["fetch", image, "--resize", "10x10", "--fit", "squash", "--no-cache"], home: home)
             #expect(badFit.status == 64)
             let unknownFlag = try await CLI.run(["fetch", image, "--bogus"], home: home)
             #expect(unknownFlag.status == 64)
@@ -95,7 +98,8 @@ struct CLIFetchTests {
             let text = try await CLI.run(["info", rotated], home: home)
             #expect(text.stdout.contains("orientation:"))
             #expect(!text.stdout.contains("orientation: up"))
-            let corrupt = try await CLI.run(["info", Fixtures.corpus.appendingPathComponent("images/gen_random.bin").path], home: home)
+            let corrupt = try await CLI.run(
+                ["info", Fixtures.corpus.appendingPathComponent("images/gen_random.bin").path], home: home)
             #expect(corrupt.status == 65)
         }
     }

@@ -91,8 +91,9 @@ extension CachingTests {
             let directory = TemporaryDirectory()
             let cache = CacheFixtures.disk(directory.url, maxSize: 100)
             try Data("hello".utf8).write(to: directory.appending("README"))
-            try FileManager.default.createDirectory(at: directory.appending(String(repeating: "a", count: 64)),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appending(String(repeating: "a", count: 64)),
+                withIntermediateDirectories: true)
             try await cache.store(Data(count: 10), forKey: "k")
             #expect(await cache.count() == 1)
             await cache.removeExpired()
@@ -106,10 +107,12 @@ extension CachingTests {
             let clock = TestClock()
             let cache = CacheFixtures.disk(directory.url, clock: clock, maxAge: 100)
             try await cache.store(Data("old".utf8), forKey: "old")
-            try await cache.store(Data("short".utf8), forKey: "short",
-                                  attributes: CacheEntryAttributes(expires: clock.now.addingTimeInterval(10)))
-            try await cache.store(Data("long".utf8), forKey: "long",
-                                  attributes: CacheEntryAttributes(expires: clock.now.addingTimeInterval(1000)))
+            try await cache.store(
+                Data("short".utf8), forKey: "short",
+                attributes: CacheEntryAttributes(expires: clock.now.addingTimeInterval(10)))
+            try await cache.store(
+                Data("long".utf8), forKey: "long",
+                attributes: CacheEntryAttributes(expires: clock.now.addingTimeInterval(1000)))
             clock.advance(by: 50)
             try await cache.store(Data("young".utf8), forKey: "young")
             #expect(await cache.data(forKey: "short") == nil)

@@ -13,7 +13,9 @@ import WebImageTesting
     @Test(arguments: CorpusEntry.all)
     func entryMeetsExpectation(_ entry: CorpusEntry) throws {
         let data = try Data(contentsOf: entry.url)
-        let result = Result { () throws(WebImageError) -> Image in try ImageCoders.default.decode(data, options: .default) }
+        let result = Result { () throws(WebImageError) -> Image in
+            try ImageCoders.default.decode(data, options: .default)
+        }
         switch entry.expect {
         case "reject":
             #expect(throws: WebImageError.self) { try result.get() }

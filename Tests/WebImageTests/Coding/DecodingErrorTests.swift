@@ -27,11 +27,12 @@ import WebImage
         #expect(error?.message.contains("not an image") == true)
     }
 
-    @Test(arguments: [
-        ([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], "tiff"),
-        (Array("\0\0\0\u{18}ftypavif\0\0\0\0".utf8), "avif"),
-        (Array("BM".utf8) + [UInt8](repeating: 0, count: 60), "bmp"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], "tiff"),
+            (Array("\0\0\0\u{18}ftypavif\0\0\0\0".utf8), "avif"),
+            (Array("BM".utf8) + [UInt8](repeating: 0, count: 60), "bmp"),
+        ] as [([UInt8], String)])
     func recognisedButUnsupportedFormatsSaySo(bytes: [UInt8], name: String) {
         let error = decodeError(Data(bytes))
         #expect(error?.code == .unsupportedFormat)
@@ -60,7 +61,9 @@ import WebImage
         #expect(decodeError(png)?.code == .corruptData)
     }
 
-    @Test(arguments: ["pngsuite_xc9n2c08.png", "pngsuite_xcsn0g01.png", "pngsuite_xd3n2c08.png", "pngsuite_xdtn0g01.png"])
+    @Test(arguments: [
+        "pngsuite_xc9n2c08.png", "pngsuite_xcsn0g01.png", "pngsuite_xd3n2c08.png", "pngsuite_xdtn0g01.png",
+    ])
     func brokenPngSuiteFilesAreCorrupt(name: String) throws {
         let code = decodeError(try corpusImage(name))?.code
         #expect(code == .corruptData || code == .truncatedData)

@@ -47,7 +47,9 @@ import WebImage
     @Test func orientationMapsPixelsAsExifDefines() {
         // A 3x2 image whose pixels are numbered 0...5 in their red channel.
         let source = PixelBuffer(width: 3, height: 2, bytes: (0..<6).flatMap { [UInt8($0), 0, 0, 255] })
-        func reds(_ buffer: PixelBuffer) -> [UInt8] { stride(from: 0, to: buffer.bytes.count, by: 4).map { buffer.bytes[$0] } }
+        func reds(_ buffer: PixelBuffer) -> [UInt8] {
+            stride(from: 0, to: buffer.bytes.count, by: 4).map { buffer.bytes[$0] }
+        }
         let expected: [Int: (Int, Int, [UInt8])] = [
             1: (3, 2, [0, 1, 2, 3, 4, 5]), 2: (3, 2, [2, 1, 0, 5, 4, 3]), 3: (3, 2, [5, 4, 3, 2, 1, 0]),
             4: (3, 2, [3, 4, 5, 0, 1, 2]), 5: (2, 3, [0, 3, 1, 4, 2, 5]), 6: (2, 3, [3, 0, 4, 1, 5, 2]),

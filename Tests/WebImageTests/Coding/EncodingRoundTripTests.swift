@@ -21,7 +21,8 @@ import WebImage
         return Image(pixels: pixels)
     }
 
-    private func roundTrip(_ image: Image, _ format: ImageFormat, _ options: EncodingOptions = .default) throws -> Image {
+    private func roundTrip(_ image: Image, _ format: ImageFormat, _ options: EncodingOptions = .default) throws -> Image
+    {
         let data = try coders.encode(image, as: format, options: options)
         #expect(ImageFormat.sniff(data) == format)
         return try coders.decode(data, options: .default)

@@ -1,20 +1,22 @@
 import Foundation
 import Testing
+
 @testable import WebImage
 
 @Suite struct SniffingTests {
-    @Test(arguments: [
-        ([0xFF, 0xD8, 0xFF, 0xE0], ImageFormat.jpeg),
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
-        (Array("GIF89a".utf8), .gif),
-        (Array("RIFF\0\0\0\0WEBPVP8 ".utf8), .webp),
-        ([0x49, 0x49, 0x2A, 0x00], .tiff),
-        (Array("\0\0\0\u{18}ftypheic".utf8), .heic),
-        (Array("\0\0\0\u{18}ftypavif".utf8), .avif),
-        (Array("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
-        (Array("<html><body>Not found</body></html>".utf8), .unknown),
-        ([], .unknown),
-    ] as [([UInt8], ImageFormat)])
+    @Test(
+        arguments: [
+            ([0xFF, 0xD8, 0xFF, 0xE0], ImageFormat.jpeg),
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
+            (Array("GIF89a".utf8), .gif),
+            (Array("RIFF\0\0\0\0WEBPVP8 ".utf8), .webp),
+            ([0x49, 0x49, 0x2A, 0x00], .tiff),
+            (Array("\0\0\0\u{18}ftypheic".utf8), .heic),
+            (Array("\0\0\0\u{18}ftypavif".utf8), .avif),
+            (Array("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
+            (Array("<html><body>Not found</body></html>".utf8), .unknown),
+            ([], .unknown),
+        ] as [([UInt8], ImageFormat)])
     func sniffsMagicBytes(bytes: [UInt8], format: ImageFormat) {
         #expect(ImageFormat.sniff(Data(bytes)) == format)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 @Suite("Loading: coalescing")
 struct LoadingCoalescingTests {

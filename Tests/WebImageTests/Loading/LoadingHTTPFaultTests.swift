@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 @Suite("Loading: HTTP faults")
 struct LoadingHTTPFaultTests {

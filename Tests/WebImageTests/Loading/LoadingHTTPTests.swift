@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 @Suite("Loading: HTTPImageLoader")
 struct LoadingHTTPTests {
@@ -52,7 +53,8 @@ struct LoadingHTTPTests {
 
     @Test func conditionalRequestSurfaces304() async throws {
         try await withServer { server, loader in
-            server.register(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]), at: "/e.png", etag: "\"abc\"")
+            server.register(
+                Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]), at: "/e.png", etag: "\"abc\"")
             let first = try await loader.load(server.url("/e.png"))
             #expect(first.etag == "\"abc\"")
             var options = ImageLoaderOptions()

@@ -76,7 +76,8 @@ struct LoadingLocalTests {
 
     @Test func nonImageDataURIIsRefusedByTheValidator() async throws {
         let url = try #require(URL(string: "data:text/plain,hello"))
-        await expectError(.invalidResponse) { () async throws(WebImageError) in try await DataURLImageLoader().load(url) }
+        await expectError(.invalidResponse) { () async throws(WebImageError) in try await DataURLImageLoader().load(url)
+        }
     }
 
     @Test func compositePicksTheFirstLoaderThatCanLoad() async throws {

@@ -33,19 +33,24 @@ struct LoadingQueueTests {
     }
 
     @Test func fifoStartsTheOldestFirst() async throws {
-        let log = try await startOrder(order: .fifo, [("/generated/a", .normal), ("/generated/b", .normal), ("/generated/c", .normal)])
+        let log = try await startOrder(
+            order: .fifo, [("/generated/a", .normal), ("/generated/b", .normal), ("/generated/c", .normal)])
         #expect(log == ["/generated/a", "/generated/b", "/generated/c"])
     }
 
     @Test func lifoStartsTheNewestFirst() async throws {
-        let log = try await startOrder(order: .lifo, [("/generated/a", .normal), ("/generated/b", .normal), ("/generated/c", .normal)])
+        let log = try await startOrder(
+            order: .lifo, [("/generated/a", .normal), ("/generated/b", .normal), ("/generated/c", .normal)])
         #expect(log == ["/generated/c", "/generated/b", "/generated/a"])
     }
 
     @Test func higherPriorityStartsFirst() async throws {
         let log = try await startOrder(
             order: .fifo,
-            [("/generated/low", .low), ("/generated/n1", .normal), ("/generated/high", .high), ("/generated/n2", .normal)])
+            [
+                ("/generated/low", .low), ("/generated/n1", .normal), ("/generated/high", .high),
+                ("/generated/n2", .normal),
+            ])
         #expect(log == ["/generated/high", "/generated/n1", "/generated/n2", "/generated/low"])
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 /// Runs `body` with a started test server and an HTTP loader, shutting both down afterwards.
 func withServer<T>(

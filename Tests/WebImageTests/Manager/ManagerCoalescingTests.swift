@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 /// Identical requests share one download, one decode and one transform; cancelling is per caller.
 @Suite struct ManagerCoalescingTests {
@@ -60,8 +61,10 @@ import WebImageTesting
     @Test func differentTransformersDoNotShareARun() async throws {
         try await withManager { harness in
             let url = harness.url("/photo.jpg")
-            async let a = harness.manager.image(for: url, context: ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 4)))
-            async let b = harness.manager.image(for: url, context: ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 6)))
+            async let a = harness.manager.image(
+                for: url, context: ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 4)))
+            async let b = harness.manager.image(
+                for: url, context: ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 6)))
             let (first, second) = try await (a, b)
             #expect(first.image?.size == PixelSize(width: 4, height: 4))
             #expect(second.image?.size == PixelSize(width: 6, height: 6))
@@ -72,8 +75,10 @@ import WebImageTesting
         try await withManager(.init(maxConcurrentDownloads: 1)) { harness in
             let blocker = harness.manager.task(for: ImageRequest(url: harness.url("/generated/block?gate=block")))
             await harness.server.waitForRequests("/generated/block")
-            let low = harness.manager.task(for: ImageRequest(url: harness.url("/generated/a?size=1000"), options: .lowPriority))
-            let raised = harness.manager.task(for: ImageRequest(url: harness.url("/generated/b?size=1000"), options: .lowPriority))
+            let low = harness.manager.task(
+                for: ImageRequest(url: harness.url("/generated/a?size=1000"), options: .lowPriority))
+            let raised = harness.manager.task(
+                for: ImageRequest(url: harness.url("/generated/b?size=1000"), options: .lowPriority))
             await harness.loader.waitUntil { $0.waiting == 2 }
             raised.setPriority(.high)
             harness.server.openGate("block")
@@ -95,7 +100,9 @@ import WebImageTesting
             let firstType = try first?.get().cacheType
             #expect(firstType == ImageCacheType.none)
             let hit = Locked<[ImageCacheType]>([])
-            harness.manager.loadImage(with: url) { result in hit.withLock { $0.append((try? result.get().cacheType) ?? ImageCacheType.none) } }
+            harness.manager.loadImage(with: url) { result in
+                hit.withLock { $0.append((try? result.get().cacheType) ?? ImageCacheType.none) }
+            }
             #expect(hit.withLock { $0 } == [.memory], "a memory hit completes before loadImage returns")
             let cancelled = harness.manager.loadImage(with: harness.url("/photo.jpg?gate=x")) { sink.yield($0) }
             cancelled.cancel()

@@ -14,7 +14,9 @@ import WebImageTesting
             #expect(harness.manager.isFailedURL(url))
             await expectManagerError(.failedURL) { try await harness.manager.image(for: url) }
             let served = harness.server.requestCount(URL(string: "http://x\(path)")!.path)
-            await expectManagerError(first?.code ?? .corruptData) { try await harness.manager.image(for: url, options: .retryFailed) }
+            await expectManagerError(first?.code ?? .corruptData) {
+                try await harness.manager.image(for: url, options: .retryFailed)
+            }
             #expect(harness.server.requestCount(URL(string: "http://x\(path)")!.path) == served + 1)
         }
     }

@@ -16,7 +16,8 @@ import WebImageTesting
             let second = try await harness.manager.image(for: url)
             #expect(second.cacheType == .memory)
             #expect(second.image === first.image)
-            let other = ManagerHarness.manager(loader: harness.loader, directory: harness.directory, coder: harness.coder)
+            let other = ManagerHarness.manager(
+                loader: harness.loader, directory: harness.directory, coder: harness.coder)
             let third = try await other.image(for: url)
             #expect(third.cacheType == .disk)
             #expect(third.image?.size == first.image?.size)
@@ -151,11 +152,14 @@ import WebImageTesting
     }
 
     @Test func scaleDownLargeImages() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-scale-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webimage-scale-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let manager = ImageManager(configuration: .init(
-            loader: FileImageLoader(), cache: ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory)),
-            scaleDownLimit: 100_000))
+        let manager = ImageManager(
+            configuration: .init(
+                loader: FileImageLoader(),
+                cache: ImageCache(memory: MemoryImageCache(), disk: DiskCache(directory: directory)),
+                scaleDownLimit: 100_000))
         let url = Fixtures.corpus.appendingPathComponent("images/gen_12mp.jpg")
         let result = try await manager.image(for: url, options: .scaleDownLargeImages)
         let size = try #require(result.image?.size)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 /// `swift test --filter Prefetch` selects these.
 @Suite("Prefetching")

@@ -7,19 +7,23 @@ import WebImageTesting
 /// References: `Tests/Fixtures/resize/make_references.py`.
 @Suite struct ResamplingReferenceTests {
     static let cases: [(String, String)] = ["photo", "alpha"].flatMap { source in
-        ["160x120_lanczos3", "320x240_lanczos3", "97x61_lanczos3", "900x700_lanczos3", "160x120_catmullrom",
-         "160x120_bilinear"].map { (source, $0) }
+        [
+            "160x120_lanczos3", "320x240_lanczos3", "97x61_lanczos3", "900x700_lanczos3", "160x120_catmullrom",
+            "160x120_bilinear",
+        ].map { (source, $0) }
     }
 
     @Test(arguments: cases)
     func matchesPillow(source: String, variant: String) throws {
         let directory = Fixtures.directory.appendingPathComponent("resize")
-        let input = try PNGCoder().decode(Data(contentsOf: directory.appendingPathComponent("\(source).png")), options: .default)
+        let input = try PNGCoder().decode(
+            Data(contentsOf: directory.appendingPathComponent("\(source).png")), options: .default)
         let expected = try PNGCoder().decode(
             Data(contentsOf: directory.appendingPathComponent("\(source)_\(variant).png")), options: .default)
         let filterName = String(variant.split(separator: "_")[1])
         let filter = [ResamplingFilter.lanczos3, .catmullRom, .bilinear].first { $0.name == filterName }!
-        let resized = try Resize(to: expected.size, mode: .stretch, filter: filter, allowsUpscaling: true).transform(input)
+        let resized = try Resize(to: expected.size, mode: .stretch, filter: filter, allowsUpscaling: true).transform(
+            input)
         let psnr = Self.psnr(resized.pixels, expected.pixels)
         #expect(psnr >= 38, "PSNR \(psnr) dB")
     }
@@ -29,7 +33,8 @@ import WebImageTesting
         var squared = 0.0
         for index in a.bytes.indices {
             func premultiplied(_ bytes: [UInt8]) -> Double {
-                index % 4 == 3 ? Double(bytes[index]) : Double(bytes[index]) * Double(bytes[index - index % 4 + 3]) / 255
+                index % 4 == 3
+                    ? Double(bytes[index]) : Double(bytes[index]) * Double(bytes[index - index % 4 + 3]) / 255
             }
             let delta = premultiplied(a.bytes) - premultiplied(b.bytes)
             squared += delta * delta

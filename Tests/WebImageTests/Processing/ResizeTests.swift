@@ -12,23 +12,24 @@ import WebImage
         try resize.transform(image(source.0, source.1)).size
     }
 
-    @Test(arguments: [
-        // source, target, mode, expected
-        ((2725, 2225), (720, 588), "fit", (720, 588)),
-        ((2725, 2225), (720, 720), "fit", (720, 588)),
-        ((2725, 2225), (720, 720), "fill", (720, 720)),
-        ((2725, 2225), (720, 588), "stretch", (720, 588)),
-        ((2725, 2225), (100, 500), "stretch", (100, 500)),
-        ((1, 1000), (100, 100), "fit", (1, 100)),
-        ((1000, 1), (100, 100), "fit", (100, 1)),
-        ((1, 1000), (50, 50), "fill", (1, 1)),
-        ((1000, 1), (10, 10), "fill", (1, 1)),
-        ((1, 1), (64, 64), "fit", (1, 1)),
-        ((640, 480), (1, 1), "fill", (1, 1)),
-        ((640, 480), (1, 1), "fit", (1, 1)),
-        ((300, 200), (600, 600), "fit", (300, 200)),
-        ((300, 200), (100, 300), "fill", (67, 200)),
-    ] as [((Int, Int), (Int, Int), String, (Int, Int))])
+    @Test(
+        arguments: [
+            // source, target, mode, expected
+            ((2725, 2225), (720, 588), "fit", (720, 588)),
+            ((2725, 2225), (720, 720), "fit", (720, 588)),
+            ((2725, 2225), (720, 720), "fill", (720, 720)),
+            ((2725, 2225), (720, 588), "stretch", (720, 588)),
+            ((2725, 2225), (100, 500), "stretch", (100, 500)),
+            ((1, 1000), (100, 100), "fit", (1, 100)),
+            ((1000, 1), (100, 100), "fit", (100, 1)),
+            ((1, 1000), (50, 50), "fill", (1, 1)),
+            ((1000, 1), (10, 10), "fill", (1, 1)),
+            ((1, 1), (64, 64), "fit", (1, 1)),
+            ((640, 480), (1, 1), "fill", (1, 1)),
+            ((640, 480), (1, 1), "fit", (1, 1)),
+            ((300, 200), (600, 600), "fit", (300, 200)),
+            ((300, 200), (100, 300), "fill", (67, 200)),
+        ] as [((Int, Int), (Int, Int), String, (Int, Int))])
     func outputSizes(source: (Int, Int), target: (Int, Int), mode: String, expected: (Int, Int)) throws {
         let mode = ResizeMode.all.first { $0.description == mode }!
         let resize = Resize(to: PixelSize(width: target.0, height: target.1), mode: mode)
@@ -37,7 +38,9 @@ import WebImage
 
     @Test func upscalingOnlyWhenAsked() throws {
         let target = PixelSize(width: 600, height: 600)
-        #expect(try size((300, 200), Resize(to: target, mode: .fit, allowsUpscaling: true)) == PixelSize(width: 600, height: 400))
+        #expect(
+            try size((300, 200), Resize(to: target, mode: .fit, allowsUpscaling: true))
+                == PixelSize(width: 600, height: 400))
         #expect(try size((300, 200), Resize(to: target, mode: .fill, allowsUpscaling: true)) == target)
         #expect(try size((300, 200), Resize(to: target, mode: .stretch)) == PixelSize(width: 300, height: 200))
         #expect(try size((300, 200), Resize(scale: 2)) == PixelSize(width: 300, height: 200))
@@ -62,9 +65,13 @@ import WebImage
     @Test(arguments: [ResamplingFilter.lanczos3, .catmullRom, .mitchell, .bilinear, .box])
     func solidColourStaysExactlyThatColour(filter: ResamplingFilter) throws {
         let colour = RGBA(red: 200, green: 17, blue: 90, alpha: 255)
-        for target in [PixelSize(width: 37, height: 23), PixelSize(width: 300, height: 7), PixelSize(width: 130, height: 110)] {
+        for target in [
+            PixelSize(width: 37, height: 23), PixelSize(width: 300, height: 7), PixelSize(width: 130, height: 110),
+        ] {
             let result = Resampler(filter: filter).resample(image(128, 96, colour), to: target)
-            #expect(result == PixelBuffer(width: target.width, height: target.height, filledWith: colour), "\(filter) \(target)")
+            #expect(
+                result == PixelBuffer(width: target.width, height: target.height, filledWith: colour),
+                "\(filter) \(target)")
         }
     }
 

@@ -7,7 +7,9 @@ import WebImage
     /// A 4x2 image whose pixel (x, y) has red = 10 * (y * 4 + x).
     private let numbered = PixelBuffer(width: 4, height: 2, bytes: (0..<8).flatMap { [UInt8($0 * 10), 0, 0, 255] })
 
-    private func reds(_ pixels: PixelBuffer) -> [UInt8] { stride(from: 0, to: pixels.bytes.count, by: 4).map { pixels.bytes[$0] } }
+    private func reds(_ pixels: PixelBuffer) -> [UInt8] {
+        stride(from: 0, to: pixels.bytes.count, by: 4).map { pixels.bytes[$0] }
+    }
 
     private func isInvalidArgument(_ error: any Error) -> Bool { (error as? WebImageError)?.code == .invalidArgument }
 
@@ -17,20 +19,24 @@ import WebImage
     }
 
     @Test func cropByGravity() throws {
-        #expect(reds(try Crop(size: PixelSize(width: 2, height: 1), gravity: .bottomRight).transform(numbered)) == [60, 70])
+        #expect(
+            reds(try Crop(size: PixelSize(width: 2, height: 1), gravity: .bottomRight).transform(numbered)) == [60, 70])
         #expect(reds(try Crop(size: PixelSize(width: 2, height: 1), gravity: .topLeft).transform(numbered)) == [0, 10])
         #expect(reds(try Crop(size: PixelSize(width: 2, height: 2)).transform(numbered)) == [10, 20, 50, 60])
     }
 
-    @Test(arguments: [PixelRect(x: 3, y: 0, width: 2, height: 1), PixelRect(x: -1, y: 0, width: 1, height: 1),
-                      PixelRect(x: 0, y: 0, width: 0, height: 1)])
+    @Test(arguments: [
+        PixelRect(x: 3, y: 0, width: 2, height: 1), PixelRect(x: -1, y: 0, width: 1, height: 1),
+        PixelRect(x: 0, y: 0, width: 0, height: 1),
+    ])
     func cropOutsideTheImageIsAnError(rect: PixelRect) {
         #expect { try Crop(to: rect).transform(numbered) } throws: { isInvalidArgument($0) }
     }
 
     @Test func flips() throws {
         #expect(reds(try Flip().transform(numbered)) == [30, 20, 10, 0, 70, 60, 50, 40])
-        #expect(reds(try Flip(horizontal: false, vertical: true).transform(numbered)) == [40, 50, 60, 70, 0, 10, 20, 30])
+        #expect(
+            reds(try Flip(horizontal: false, vertical: true).transform(numbered)) == [40, 50, 60, 70, 0, 10, 20, 30])
     }
 
     @Test func quarterTurnsMovePixelsExactly() throws {
@@ -74,7 +80,9 @@ import WebImage
 
     @Test func tintBlendsByTheColoursAlpha() throws {
         let grey = PixelBuffer(width: 2, height: 2, filledWith: RGBA(red: 100, green: 100, blue: 100, alpha: 77))
-        #expect(try Tint(RGBA(red: 255, green: 0, blue: 0)).transform(grey)[0, 0] == RGBA(red: 255, green: 0, blue: 0, alpha: 77))
+        #expect(
+            try Tint(RGBA(red: 255, green: 0, blue: 0)).transform(grey)[0, 0]
+                == RGBA(red: 255, green: 0, blue: 0, alpha: 77))
         let half = try Tint(RGBA(red: 200, green: 0, blue: 0, alpha: 128)).transform(grey)[1, 1]
         #expect(half == RGBA(red: 150, green: 50, blue: 50, alpha: 77))
     }
@@ -114,7 +122,8 @@ import WebImage
             Resize(to: PixelSize(width: 720, height: 588), allowsUpscaling: true),
             Crop(to: PixelRect(x: 0, y: 0, width: 5, height: 5)), Crop(size: PixelSize(width: 5, height: 5)),
             RoundCorners(radius: 4), RoundCorners(radius: 4, borderWidth: 1), Rotate(degrees: 90), Rotate(degrees: 45),
-            Flip(), Flip(horizontal: false, vertical: true), Tint(.white), Tint(.black), Blur(radius: 2), Blur(radius: 2.5),
+            Flip(), Flip(horizontal: false, vertical: true), Tint(.white), Tint(.black), Blur(radius: 2),
+            Blur(radius: 2.5),
             Grayscale(),
         ]
         let keys = transformers.map(\.key)
@@ -125,7 +134,9 @@ import WebImage
 
     @Test func animationsKeepFramesAndDurations() throws {
         let animation = try ImageCoders.default.decode(try corpusImage("gen_anim.gif"), options: .default)
-        let pipeline = TransformerPipeline([Resize(to: PixelSize(width: 60, height: 60)), RoundCorners(radius: 5), Rotate(degrees: 90)])
+        let pipeline = TransformerPipeline([
+            Resize(to: PixelSize(width: 60, height: 60)), RoundCorners(radius: 5), Rotate(degrees: 90),
+        ])
         let result = try pipeline.transform(animation)
         #expect(result.frames.count == animation.frames.count)
         #expect(result.frames.map(\.duration) == animation.frames.map(\.duration))

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 /// A coder that counts its decodes, wrapping the default registry.
 final class CountingCoder: ImageCoding {
@@ -64,7 +65,9 @@ final class RunCountingCache: ImageCaching {
         try await inner.store(image, data: data, forKey: key, attributes: attributes, in: types)
     }
     func remove(forKey key: String, from types: ImageCacheType) async { await inner.remove(forKey: key, from: types) }
-    func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType { await inner.contains(key, in: types) }
+    func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType {
+        await inner.contains(key, in: types)
+    }
     func removeAll(from types: ImageCacheType) async { await inner.removeAll(from: types) }
     func count(in types: ImageCacheType) async -> Int { await inner.count(in: types) }
     func totalSize(in types: ImageCacheType) async -> Int { await inner.totalSize(in: types) }
@@ -91,9 +94,12 @@ struct ManagerHarness {
         server.register(Self.jpeg, at: "/photo.jpg", contentType: "image/jpeg")
         server.register(Self.progressive, at: "/progressive.jpg", contentType: "image/jpeg")
         server.register(Self.gif, at: "/anim.gif", contentType: "image/gif")
-        server.register(Data("not an image at all".utf8) + Data(count: 64), at: "/broken.jpg", contentType: "image/jpeg")
+        server.register(
+            Data("not an image at all".utf8) + Data(count: 64), at: "/broken.jpg", contentType: "image/jpeg")
         loader = HTTPImageLoader(configuration: loaderConfiguration)
-        self.directory = directory ?? FileManager.default.temporaryDirectory
+        self.directory =
+            directory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-manager-\(UUID().uuidString)")
         manager = Self.manager(loader: loader, directory: self.directory, coder: coder)
     }
@@ -102,7 +108,9 @@ struct ManagerHarness {
     static func manager(loader: HTTPImageLoader, directory: URL, coder: CountingCoder) -> ImageManager {
         let disk = DiskCache(directory: directory, configuration: DiskCache.Configuration(sweepInterval: nil))
         let cache = ImageCache(memory: MemoryImageCache(), disk: disk, coder: coder)
-        return ImageManager(configuration: .init(loader: ImageLoaders([loader, FileImageLoader(), DataURLImageLoader()]), cache: cache, coders: coder))
+        return ImageManager(
+            configuration: .init(
+                loader: ImageLoaders([loader, FileImageLoader(), DataURLImageLoader()]), cache: cache, coders: coder))
     }
 
     func url(_ path: String) -> URL { server.url(path) }

@@ -95,7 +95,8 @@ struct ImageTargetTests {
         #expect(slow != nil)
         #expect(!target.images.contains { $0 != nil && $0 === slow })
         #expect(target.images.last! === fast)
-        #expect(target.kinds.filter { $0 != "progress" } == ["set", "start", "finish", "set", "start", "set", "finish"])
+        #expect(
+            target.kinds.filter { $0 != "progress" } == ["set", "start", "finish", "set", "start", "set", "finish"])
         #expect(log.count("slow") == 1)
         #expect(log.count("fast") == 1)
         await env.shutdown()

@@ -3,7 +3,9 @@
 /// Written as plain loops over scalars so that the compiler vectorises them.
 enum PixelConversion {
     /// Loads an RGBA8 row into floats, multiplying colour by alpha when `premultiply` is set.
-    static func load(_ row: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<SIMD4<Float>>, premultiply: Bool) {
+    static func load(
+        _ row: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<SIMD4<Float>>, premultiply: Bool
+    ) {
         let count = output.count * 4
         let bytes = row.baseAddress!.assumingMemoryBound(to: UInt8.self)
         UnsafeMutableRawPointer(output.baseAddress!).withMemoryRebound(to: Float.self, capacity: count) { floats in
@@ -21,7 +23,9 @@ enum PixelConversion {
     }
 
     /// Stores floats as an RGBA8 row, rounding and clamping, dividing colour by alpha when `unpremultiply` is set.
-    static func store(_ row: UnsafeMutableBufferPointer<SIMD4<Float>>, into output: UnsafeMutableRawBufferPointer, unpremultiply: Bool) {
+    static func store(
+        _ row: UnsafeMutableBufferPointer<SIMD4<Float>>, into output: UnsafeMutableRawBufferPointer, unpremultiply: Bool
+    ) {
         let count = row.count * 4
         let bytes = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
         UnsafeMutableRawPointer(row.baseAddress!).withMemoryRebound(to: Float.self, capacity: count) { floats in

@@ -20,9 +20,11 @@ struct SeparableConvolution {
                     var line = [SIMD4<Float>](repeating: .zero, count: source.width)
                     line.withUnsafeMutableBufferPointer { line in
                         for row in band {
-                            let sourceRow = input.bytes(at: (rows.lowerBound + row) * source.bytesPerRow, count: source.bytesPerRow)
+                            let sourceRow = input.bytes(
+                                at: (rows.lowerBound + row) * source.bytesPerRow, count: source.bytesPerRow)
                             PixelConversion.load(sourceRow, into: line, premultiply: !opaque)
-                            Self.convolve(line, horizontal, into: output.buffer(at: row * size.width, count: size.width))
+                            Self.convolve(
+                                line, horizontal, into: output.buffer(at: row * size.width, count: size.width))
                         }
                     }
                 }

@@ -5,7 +5,7 @@ APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build demo test test-tsan conformance bench clean
+.PHONY: deps build demo test test-tsan lint conformance bench clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -32,6 +32,10 @@ test: deps
 # they time child processes, which TSan slows past their limits, and the code they drive is tested in-process.
 test-tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
+
+# Formatting, as `.swift-format` says (swift-format ships with the toolchain).
+lint:
+	swift format lint --strict -r Sources Tests/WebImageTests Tests/webimage-cache-writer Benchmarks/Sources
 
 # Runs the corpus's own checker over `webimage fetch` (needs numpy and Pillow).
 conformance: deps

@@ -19,9 +19,6 @@ final class PendingStores: Sendable {
         }
     }
 
-    /// The number of writes not finished yet.
-    var count: Int { state.withLock { $0.tasks.count } }
-
     /// Returns once every write started before (and while) waiting has finished.
     func waitAll() async {
         while let tasks = state.withLock({ $0.tasks.isEmpty ? nil : Array($0.tasks.values) }) {

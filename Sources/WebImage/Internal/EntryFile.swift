@@ -47,7 +47,7 @@ enum EntryFile {
             file.deallocate()
             return .invalid(identity)
         }
-        guard let header = parseHeader(UnsafeRawBufferPointer(bytes)) else {
+        guard let header = parseHeader(UnsafeRawBufferPointer(bytes), fileSize: bytes.count) else {
             guard touchAfter == nil, !bytes.starts(with: DiskEntryHeader.magic) else {
                 file.deallocate()
                 return .invalid(identity)
@@ -120,7 +120,8 @@ enum EntryFile {
         #endif
     }
 
-    /// The header, if the file starts with a valid one and its size is exactly header plus payload.
+    /// The header, if the file starts with a valid one and its size is exactly header plus payload; reads only
+    /// the header's bytes.
     private static func readHeader(_ fd: Int32, fileSize: Int) -> DiskEntryHeader? {
         guard fileSize >= DiskEntryHeader.fixedLength else { return nil }
         var fixed = [UInt8](repeating: 0, count: DiskEntryHeader.fixedLength)
@@ -128,21 +129,19 @@ enum EntryFile {
             let length = fixed.withUnsafeBytes({ DiskEntryHeader.announcedLength($0) }), length <= fileSize
         else { return nil }
         var bytes = [UInt8](repeating: 0, count: length)
-        guard bytes.withUnsafeMutableBytes({ FileIO.pread(fd, into: $0, at: 0) }),
-            let header = bytes.withUnsafeBytes({ DiskEntryHeader(parsing: $0) }),
-            header.headerLength + header.payloadLength == fileSize
-        else { return nil }
-        return header
+        guard bytes.withUnsafeMutableBytes({ FileIO.pread(fd, into: $0, at: 0) }) else { return nil }
+        return bytes.withUnsafeBytes { parseHeader($0, fileSize: fileSize) }
     }
 
-    /// The header at the start of a whole file's bytes, if valid and the file is exactly header plus payload.
-    private static func parseHeader(_ file: UnsafeRawBufferPointer) -> DiskEntryHeader? {
-        guard file.count >= DiskEntryHeader.fixedLength,
+    /// The header at the start of `bytes` (the first bytes of a file of `fileSize` bytes, at least the whole
+    /// header), if valid and the file is exactly header plus payload.
+    private static func parseHeader(_ bytes: UnsafeRawBufferPointer, fileSize: Int) -> DiskEntryHeader? {
+        guard bytes.count >= DiskEntryHeader.fixedLength,
             let length = DiskEntryHeader.announcedLength(
-                UnsafeRawBufferPointer(rebasing: file[0..<DiskEntryHeader.fixedLength])),
-            length <= file.count,
-            let header = DiskEntryHeader(parsing: UnsafeRawBufferPointer(rebasing: file[0..<length])),
-            header.headerLength + header.payloadLength == file.count
+                UnsafeRawBufferPointer(rebasing: bytes[0..<DiskEntryHeader.fixedLength])),
+            length <= bytes.count,
+            let header = DiskEntryHeader(parsing: UnsafeRawBufferPointer(rebasing: bytes[0..<length])),
+            header.headerLength + header.payloadLength == fileSize
         else { return nil }
         return header
     }

@@ -107,9 +107,7 @@ struct ImagePipeline: Sendable {
     private func decodeCached(
         _ data: Data, key: String, _ metrics: inout ImageMetrics
     ) async throws(WebImageError) -> Image? {
-        let decoding = DecodingOptions(
-            firstFrameOnly: options.contains(.decodeFirstFrameOnly),
-            limits: context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits)
+        let decoding = plainDecodingOptions
         let coders = coders
         let clock = ContinuousClock.now
         let image: Image
@@ -189,14 +187,13 @@ struct ImagePipeline: Sendable {
     /// transformer (when it is a ``Resize``, or a ``TransformerPipeline`` that starts with one) or
     /// ``ImageOptions/scaleDownLargeImages``.
     func decodingOptions(for data: Data) -> @Sendable () throws(WebImageError) -> DecodingOptions {
-        let limits = context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits
+        let plain = plainDecodingOptions
         let thumbnail = context[ImageContextKeys.ThumbnailSize.self]
         let resize = transformer as? Resize ?? (transformer as? TransformerPipeline)?.transformers.first as? Resize
         let scaleDown = options.contains(.scaleDownLargeImages) ? manager.configuration.scaleDownLimit : nil
-        let firstFrameOnly = options.contains(.decodeFirstFrameOnly)
         let coders = coders
         return { () throws(WebImageError) -> DecodingOptions in
-            var decoding = DecodingOptions(firstFrameOnly: firstFrameOnly, limits: limits)
+            var decoding = plain
             guard thumbnail != nil || resize != nil || scaleDown != nil else { return decoding }
             let size = try coders.info(of: data).uprightSize
             var targets: [PixelSize] = []
@@ -219,6 +216,13 @@ struct ImagePipeline: Sendable {
         return PixelSize(
             width: max(1, Int((Double(size.width) * factor).rounded())),
             height: max(1, Int((Double(size.height) * factor).rounded())))
+    }
+
+    /// The limits and the first-frame switch, without any target size: how cached finished images are decoded.
+    private var plainDecodingOptions: DecodingOptions {
+        DecodingOptions(
+            firstFrameOnly: options.contains(.decodeFirstFrameOnly),
+            limits: context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits)
     }
 
     private var queryTypes: ImageCacheType { context[ImageContextKeys.QueryCacheType.self] ?? .all }

@@ -13,13 +13,7 @@ extension HTTPImageLoader {
     func transfer(
         _ key: DownloadKey, client: HTTPClient, progress: @escaping TransferProgress
     ) async throws -> ImageResponse {
-        try await Self.exchange(
-            key, client: client, deadline: NIODeadline.now() + TimeAmount(key.timeout), progress: progress)
-    }
-
-    private static func exchange(
-        _ key: DownloadKey, client: HTTPClient, deadline: NIODeadline, progress: @escaping TransferProgress
-    ) async throws -> ImageResponse {
+        let deadline = NIODeadline.now() + TimeAmount(key.timeout)
         var url = key.request.url
         var headers = key.request.headers
         var visited: Set<String> = [url.absoluteString]
@@ -38,7 +32,7 @@ extension HTTPImageLoader {
                     task.cancel()
                 }
             } catch {
-                throw explain(error, received: collector.received, url: url)
+                throw Self.explain(error, received: collector.received, url: url)
             }
             switch outcome {
             case .response(let response):

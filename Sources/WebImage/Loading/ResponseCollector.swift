@@ -6,7 +6,7 @@ import NIOHTTP1
 /// Collects one HTTP response on its event loop: the head, then the body into one buffer, refusing a body over the
 /// size limit as soon as it is announced or exceeded, and reporting progress after every chunk.
 ///
-/// AsyncHTTPClient calls these methods on the request's event loop, one at a time; the mutex is never contended.
+/// AsyncHTTPClient calls these methods on the request's event loop, one at a time; the lock is never contended.
 final class ResponseCollector: HTTPClientResponseDelegate {
     /// What one exchange produced.
     enum Outcome: Sendable {

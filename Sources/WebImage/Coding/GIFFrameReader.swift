@@ -76,10 +76,7 @@ struct GIFFrameReader {
             }
         }
         frames.append(ImageFrame(pixels: canvas!.snapshot(), duration: delay <= 1 ? 0.1 : Double(delay) / 100))
-        if disposal == 2,
-            let region = canvas!.clip(
-                x: Int(descriptor.Left), y: Int(descriptor.Top), width: width, height: height)
-        {
+        if disposal == 2, let region = canvas!.clip(x: left, y: top, width: width, height: height) {
             canvas!.clear(region)
         } else if let saved {
             canvas!.restore(saved)

@@ -124,9 +124,11 @@ struct ManagerHarness {
     }
 }
 
-/// Runs `body` with a harness, shutting it down afterwards.
+/// Runs `body` with a harness, shutting it down afterwards (also when `body` throws or returns early); on the
+/// caller's actor, so main-actor tests keep their synchronous checks.
 func withManager<T>(
     _ loaderConfiguration: HTTPImageLoader.Configuration = .init(),
+    isolation: isolated (any Actor)? = #isolation,
     _ body: (ManagerHarness) async throws -> T
 ) async throws -> T {
     let harness = try await ManagerHarness(loaderConfiguration: loaderConfiguration)

@@ -11,7 +11,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
             case invalidSource = 1, unsupportedFormat, corruptData, truncatedData, tooLarge, encodingFailed
             case invalidArgument, fileNotFound, fileUnreadable, badStatus, invalidResponse, bodyTooLarge
             case timedOut, connectionFailed, cancelled, tooManyRedirects, cacheFailure, failedURL
-            case notCached, notModified
+            case notCached, notModified, forbiddenSource, writeFailed
         }
         fileprivate let value: Value
         fileprivate init(_ value: Value) { self.value = value }
@@ -60,6 +60,12 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         public static let notCached = Code(.notCached)
         /// The server answered 304 Not Modified and no cached bytes were at hand.
         public static let notModified = Code(.notModified)
+        /// The source is refused by policy: its address is loopback, private, link-local or otherwise not allowed,
+        /// or it is outside the allowed sources. No connection to a refused address is started.
+        public static let forbiddenSource = Code(.forbiddenSource)
+        /// A result could not be written to its destination (missing permissions, full disk, a path that is not
+        /// a directory).
+        public static let writeFailed = Code(.writeFailed)
     }
 
     /// What went wrong.

@@ -5,7 +5,7 @@ APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: deps build demo test test-tsan lint conformance bench clean
+.PHONY: deps build demo test test-tsan test-asan fuzz fuzz-smoke fuzz-build lint conformance bench clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -33,9 +33,31 @@ test: deps
 test-tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
 
+# The decoding, processing and robustness tests under AddressSanitizer, in their own build folder; any report fails.
+test-asan: deps
+	swift test --sanitize=address --scratch-path .build-asan --no-parallel \
+		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|Sniffing"
+
+# Coverage-guided fuzzing with libFuzzer (Fuzz/, entry points in WebImageTesting/FuzzEntries.swift), under
+# AddressSanitizer. `make fuzz` runs each target FUZZ_SECONDS (default 300); `make fuzz-smoke` 30 s each (CI).
+# Seeds: the corpus and the regression files; new coverage is kept in .build-fuzz/corpus, crashes are written to
+# .build-fuzz/findings (copy each into Tests/Fixtures/fuzz-regressions/<target>/ and fix it).
+FUZZ_TARGETS := fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform
+FUZZ_SECONDS ?= 300
+FUZZ_BUILD := WEBIMAGE_FUZZ=1 swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+fuzz-build: deps
+	for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product $$target || exit 1; done
+	Fuzz/seed.sh .build-fuzz/corpus
+
+fuzz: fuzz-build
+	Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=30
+
 # Formatting, as `.swift-format` says (swift-format ships with the toolchain).
 lint:
-	swift format lint --strict -r Sources Tests/WebImageTests Tests/webimage-cache-writer Benchmarks/Sources
+	swift format lint --strict -r Sources Tests/WebImageTests Tests/webimage-cache-writer Benchmarks/Sources Fuzz
 
 # Runs the corpus's own checker over `webimage fetch` (needs numpy and Pillow).
 conformance: deps
@@ -48,4 +70,4 @@ bench: deps
 	Benchmarks/run.sh
 
 clean:
-	rm -rf .build .build-tsan out
+	rm -rf .build .build-tsan .build-asan .build-fuzz out

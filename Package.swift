@@ -85,3 +85,16 @@ let package = Package(
         ),
     ]
 )
+
+// Coverage-guided fuzz targets for libFuzzer (`make fuzz`, `make fuzz-smoke`), declared only when WEBIMAGE_FUZZ is set:
+// each links libFuzzer's own `main`, so they build with `-sanitize=fuzzer` in their own build folder, never as part of
+// a plain `swift build`.
+if Context.environment["WEBIMAGE_FUZZ"] != nil {
+    for name in ["fuzz-decode", "fuzz-thumbnail", "fuzz-info", "fuzz-partial", "fuzz-transform"] {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: ["WebImageTesting"], path: "Fuzz/\(name)",
+                swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}

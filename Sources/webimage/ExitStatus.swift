@@ -21,7 +21,7 @@ enum ExitStatus {
     static func status(for error: WebImageError) -> ExitCode {
         switch error.code {
         case .unsupportedFormat, .corruptData, .truncatedData, .tooLarge: decode
-        case .encodingFailed, .cacheFailure: output
+        case .encodingFailed, .cacheFailure, .writeFailed: output
         case .invalidArgument: usage
         case .cancelled: interrupted
         default: load

@@ -71,6 +71,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality must be from 1 to 100, not \(quality)") }
         if noCache && cache.cacheDir != nil { throw ValidationError("give either --cache-dir or --no-cache, not both") }
     }
 
@@ -81,6 +82,14 @@ struct FetchCommand: AsyncParsableCommand {
         } catch {
             printError("webimage: \(error.message)")
             throw ExitStatus.usage
+        }
+        if let outputDir {
+            do {
+                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+            } catch {
+                printError("webimage: cannot create --output-dir \(outputDir): \(error.localizedDescription)")
+                throw ExitStatus.output
+            }
         }
         let urls = jobs.compactMap { try? $0.request.get().url }
         let manager = ManagerFactory.manager(for: urls, disk: noCache ? nil : cache.diskCache())

@@ -54,7 +54,7 @@ struct FetchJob: Sendable {
             try encoded.write(to: url, options: .atomic)
         } catch {
             throw WebImageError(
-                .encodingFailed, "cannot write \(path): \(error.localizedDescription)", underlying: error)
+                .writeFailed, "cannot write \(path): \(error.localizedDescription)", underlying: error)
         }
         return encoded.count
     }

@@ -22,7 +22,11 @@ public struct ImageCoders: ImageCoding {
     public func canEncode(_ format: ImageFormat) -> Bool { coders.contains { $0.canEncode(format) } }
 
     public func info(of data: Data) throws(WebImageError) -> ImageInfo {
-        try decoder(for: data).info(of: data)
+        let info = try decoder(for: data).info(of: data)
+        guard info.width > 0, info.height > 0, info.frameCount >= 0 else {
+            throw WebImageError(.corruptData, "the header declares an empty \(info.width)x\(info.height) image")
+        }
+        return info
     }
 
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {

@@ -9,7 +9,7 @@ enum ShrinkOnLoad {
         scaled: (Int, Factor) -> Int
     ) -> (factor: Factor?, size: PixelSize) {
         let full = PixelSize(width: width, height: height)
-        guard let target, target.width > 0, target.height > 0 else { return (nil, full) }
+        guard let target, target.width > 0, target.height > 0, width > 0, height > 0 else { return (nil, full) }
         var best: (factor: Factor?, size: PixelSize) = (nil, full)
         for factor in factors {
             let size = PixelSize(width: scaled(width, factor), height: scaled(height, factor))

@@ -65,7 +65,8 @@ public struct WebPCoder: ImageCoding {
         guard WebPInitDecoderConfig(&config) != 0 else { throw WebImageError(.corruptData, "libwebp did not start") }
         let (width, height) = (Int(features.width), Int(features.height))
         let target = ShrinkOnLoad.storedTarget(options.targetSize, orientation: orientation)
-        let scales = target.map { [max(Double($0.width) / Double(width), Double($0.height) / Double(height))] } ?? []
+        let scales = (target.map { [max(Double($0.width) / Double(width), Double($0.height) / Double(height))] } ?? [])
+            .filter { $0 > 0 && $0 < 1 }
         let (scale, size) = ShrinkOnLoad.choose(width: width, height: height, target: target, factors: scales) {
             dimension, scale in Int((Double(dimension) * scale).rounded(.up))
         }

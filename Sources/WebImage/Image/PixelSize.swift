@@ -9,8 +9,11 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
-    /// The number of pixels, `width * height`.
-    public var area: Int { width * height }
+    /// `width * height`, or `Int.max` when the product does not fit in an `Int`.
+    public var area: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : product
+    }
 
     public var description: String { "\(width)x\(height)" }
 }

@@ -212,6 +212,7 @@ struct ImagePipeline: Sendable {
     }
 
     private static func fitted(_ size: PixelSize, inside box: PixelSize) -> PixelSize {
+        guard box.width > 0, box.height > 0, size.width > 0, size.height > 0 else { return size }
         let factor = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height), 1)
         return PixelSize(
             width: max(1, Int((Double(size.width) * factor).rounded())),

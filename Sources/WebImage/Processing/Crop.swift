@@ -22,13 +22,13 @@ public struct Crop: PixelTransforming {
 
     public var key: String {
         if let rect { return "crop(\(rect))" }
-        return "crop(\(size!),\(gravity))"
+        return "crop(\(size ?? PixelSize(width: 0, height: 0)),\(gravity))"
     }
 
     public func transform(_ pixels: PixelBuffer) throws(WebImageError) -> PixelBuffer {
         if let rect {
-            guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0, rect.x + rect.width <= pixels.width,
-                rect.y + rect.height <= pixels.height
+            guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0, rect.width <= pixels.width - rect.x,
+                rect.height <= pixels.height - rect.y
             else {
                 throw WebImageError(.invalidArgument, "crop rectangle \(rect) lies outside the \(pixels.size) image")
             }

@@ -16,6 +16,10 @@ public struct ResizeMode: Hashable, Sendable, CustomStringConvertible {
 
 /// Resizes every frame: to a pixel size (``ResizeMode/fit``, ``ResizeMode/fill`` or ``ResizeMode/stretch``) or by
 /// a scale factor, with a ``ResamplingFilter`` (Lanczos3 by default). Never enlarges unless `allowsUpscaling`.
+///
+/// Every size is checked before pixels are allocated: a zero, negative or non-finite parameter is
+/// ``WebImageError/Code/invalidArgument``; a requested size (``ResizeMode/fill``, ``ResizeMode/stretch``) or a
+/// computed result beyond ``limits`` is ``WebImageError/Code/tooLarge``. Results are at least 1x1.
 public struct Resize: PixelTransforming {
     /// The target size, or `nil` when resizing by ``scale``.
     public let size: PixelSize?
@@ -26,11 +30,13 @@ public struct Resize: PixelTransforming {
     /// Where ``ResizeMode/fill`` keeps the picture when it crops.
     public let gravity: Gravity
     public let allowsUpscaling: Bool
+    /// The largest result allowed.
+    public let limits: TransformLimits
 
     /// Resizes to `size` in `mode`.
     public init(
         to size: PixelSize, mode: ResizeMode = .fit, filter: ResamplingFilter = .lanczos3, gravity: Gravity = .center,
-        allowsUpscaling: Bool = false
+        allowsUpscaling: Bool = false, limits: TransformLimits = .default
     ) {
         self.size = size
         scale = nil
@@ -38,20 +44,25 @@ public struct Resize: PixelTransforming {
         self.filter = filter
         self.gravity = gravity
         self.allowsUpscaling = allowsUpscaling
+        self.limits = limits
     }
 
     /// Resizes by `scale` (0.5 halves both sides).
-    public init(scale: Double, filter: ResamplingFilter = .lanczos3, allowsUpscaling: Bool = false) {
+    public init(
+        scale: Double, filter: ResamplingFilter = .lanczos3, allowsUpscaling: Bool = false,
+        limits: TransformLimits = .default
+    ) {
         size = nil
         self.scale = scale
         mode = .stretch
         self.filter = filter
         gravity = .center
         self.allowsUpscaling = allowsUpscaling
+        self.limits = limits
     }
 
     public var key: String {
-        let target = size.map { "\($0),\(mode)" } ?? "x\(scale!.keyDescription)"
+        let target = size.map { "\($0),\(mode)" } ?? "x\((scale ?? 1).keyDescription)"
         let placement = mode == .fill && gravity != .center ? ",\(gravity)" : ""
         return "resize(\(target)\(placement),\(filter)\(allowsUpscaling ? ",up" : ""))"
     }
@@ -69,23 +80,23 @@ public struct Resize: PixelTransforming {
         let scaleX = Double(plan.output.width) / Double(plan.crop.width)
         let scaleY = Double(plan.output.height) / Double(plan.crop.height)
         return PixelSize(
-            width: min(original.width, Int((Double(original.width) * scaleX).rounded(.up))),
-            height: min(original.height, Int((Double(original.height) * scaleY).rounded(.up))))
+            width: Self.pixels((Double(original.width) * scaleX).rounded(.up), atMost: original.width),
+            height: Self.pixels((Double(original.height) * scaleY).rounded(.up), atMost: original.height))
     }
 
     /// The part of the source to use and the size to scale it to.
     private func plan(for source: PixelSize) throws(WebImageError) -> (crop: PixelRect, output: PixelSize) {
+        guard source.width > 0, source.height > 0 else {
+            throw WebImageError(.invalidArgument, "cannot resize an empty \(source) image")
+        }
         let whole = PixelRect(x: 0, y: 0, width: source.width, height: source.height)
         let (w, h) = (Double(source.width), Double(source.height))
         if let scale {
             guard scale.isFinite, scale > 0 else {
-                throw WebImageError(.invalidArgument, "resize scale \(scale) must be positive")
+                throw WebImageError(.invalidArgument, "resize scale \(scale) must be a positive number")
             }
             let factor = allowsUpscaling ? scale : min(scale, 1)
-            return (
-                whole,
-                PixelSize(width: max(1, Int((w * factor).rounded())), height: max(1, Int((h * factor).rounded())))
-            )
+            return (whole, try limits.size(width: w * factor, height: h * factor, for: "resize"))
         }
         guard let size, size.width > 0, size.height > 0 else {
             throw WebImageError(.invalidArgument, "resize size \(size.map(\.description) ?? "nil") must be positive")
@@ -93,16 +104,18 @@ public struct Resize: PixelTransforming {
         let (tw, th) = (Double(size.width), Double(size.height))
         switch mode {
         case .fill:
-            let cropWidth = min(w, (h * tw / th).rounded())
-            let cropHeight = min(h, (w * th / tw).rounded())
-            let crop = gravity.place(PixelSize(width: Int(cropWidth), height: Int(cropHeight)), in: source)
-            let factor = allowsUpscaling ? tw / cropWidth : min(tw / cropWidth, 1)
-            let output =
-                factor == tw / cropWidth
-                ? size
-                : PixelSize(width: crop.width, height: crop.height)
+            _ = try limits.size(width: tw, height: th, for: "resize")
+            let cropWidth = max(1, min(w, (h * tw / th).rounded()))
+            let cropHeight = max(1, min(h, (w * th / tw).rounded()))
+            let crop = gravity.place(
+                PixelSize(
+                    width: Self.pixels(cropWidth, atMost: source.width),
+                    height: Self.pixels(cropHeight, atMost: source.height)),
+                in: source)
+            let output = allowsUpscaling || tw <= cropWidth ? size : crop.size
             return (crop, output)
         case .stretch:
+            _ = try limits.size(width: tw, height: th, for: "resize")
             let output =
                 allowsUpscaling
                 ? size
@@ -110,10 +123,13 @@ public struct Resize: PixelTransforming {
             return (whole, output)
         default:
             let factor = allowsUpscaling ? min(tw / w, th / h) : min(tw / w, th / h, 1)
-            return (
-                whole,
-                PixelSize(width: max(1, Int((w * factor).rounded())), height: max(1, Int((h * factor).rounded())))
-            )
+            return (whole, try limits.size(width: w * factor, height: h * factor, for: "resize"))
         }
+    }
+
+    /// `value` as a whole number of pixels from 1 to `limit`, without trapping when `limit` is near `Int.max` (where
+    /// `Double(limit)` rounds up past it).
+    private static func pixels(_ value: Double, atMost limit: Int) -> Int {
+        value >= Double(limit) ? limit : max(1, Int(value))
     }
 }

@@ -9,11 +9,14 @@ public struct Rotate: PixelTransforming {
     public let degrees: Double
     /// The colour of the uncovered corners for angles that are not multiples of 90.
     public let background: RGBA
+    /// The largest result allowed (an angle that is not a multiple of 90 enlarges the canvas).
+    public let limits: TransformLimits
 
     /// Rotates clockwise by `degrees`.
-    public init(degrees: Double, background: RGBA = .clear) {
+    public init(degrees: Double, background: RGBA = .clear, limits: TransformLimits = .default) {
         self.degrees = degrees
         self.background = background
+        self.limits = limits
     }
 
     public var key: String {
@@ -29,15 +32,17 @@ public struct Rotate: PixelTransforming {
         case 90: return pixels.oriented(from: .right)
         case 180: return pixels.oriented(from: .down)
         case 270: return pixels.oriented(from: .left)
-        default: return rotate(pixels, radians: normalized * .pi / 180)
+        default: return try rotate(pixels, radians: normalized * .pi / 180)
         }
     }
 
-    private func rotate(_ pixels: PixelBuffer, radians: Double) -> PixelBuffer {
+    private func rotate(_ pixels: PixelBuffer, radians: Double) throws(WebImageError) -> PixelBuffer {
         let (c, s) = (cos(radians), sin(radians))
         let (w, h) = (Double(pixels.width), Double(pixels.height))
-        let outWidth = Int((abs(w * c) + abs(h * s)).rounded(.up))
-        let outHeight = Int((abs(w * s) + abs(h * c)).rounded(.up))
+        let output = try limits.size(
+            width: (abs(w * c) + abs(h * s)).rounded(.up), height: (abs(w * s) + abs(h * c)).rounded(.up),
+            for: "rotate")
+        let (outWidth, outHeight) = (output.width, output.height)
         let fill =
             SIMD4<Double>(
                 Double(background.red), Double(background.green), Double(background.blue), 255

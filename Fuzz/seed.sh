@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Seeds each fuzz target's corpus directory (argument 1) from the conformance corpus and the regression files, with
+# the prefix bytes each entry point reads first (see Sources/WebImageTesting/FuzzEntries.swift).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$1
+for target in fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform; do
+    mkdir -p "$root/$target"
+done
+for file in Tests/Fixtures/corpus/images/* Tests/Fixtures/regressions/* Tests/Fixtures/fuzz-regressions/*/*; do
+    [ -f "$file" ] || continue
+    case "$file" in *.py) continue ;; esac
+    name=$(basename "$file")
+    cp "$file" "$root/fuzz-decode/$name"
+    cp "$file" "$root/fuzz-info/$name"
+    { printf '\100\060'; cat "$file"; } > "$root/fuzz-thumbnail/$name"
+    { printf '\177'; cat "$file"; } > "$root/fuzz-partial/$name"
+    { printf '\000\001\002\003\004\005\006\007\010\011\012\013'; cat "$file"; } > "$root/fuzz-transform/$name"
+done

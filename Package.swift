@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageTesting", targets: ["WebImageTesting"]),
+        .library(name: "WebImageStores", targets: ["WebImageStores"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
@@ -38,6 +39,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // The scale-out pieces, kept out of the core library: an S3 client (Signature V4) for a shared cache tier and
+        // nginx's consistent-hash ring.
+        .target(
+            name: "WebImageStores",
+            dependencies: [
+                "WebImage", "CZlib",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -83,18 +97,27 @@ let package = Package(
             dependencies: ["WebImage", "WebImageTesting", "webimage-cache-writer", "webimage"],
             swiftSettings: strict
         ),
+        // Talks to real SeaweedFS and nginx processes (installed by `make test`).
+        .testTarget(
+            name: "WebImageStoresTests",
+            dependencies: [
+                "WebImageStores", "WebImageTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
     ]
 )
 
 // Coverage-guided fuzz targets for libFuzzer (`make fuzz`, `make fuzz-smoke`), declared only when WEBIMAGE_FUZZ is set:
-// each links libFuzzer's own `main`, so they build with `-sanitize=fuzzer` in their own build folder, never as part of
-// a plain `swift build`.
+// they build with `-sanitize=fuzzer,address` in their own build folder, never as part of a plain `swift build`.
 if Context.environment["WEBIMAGE_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/fuzz-driver", swiftSettings: strict))
     for name in ["fuzz-decode", "fuzz-thumbnail", "fuzz-info", "fuzz-partial", "fuzz-transform"] {
         package.targets.append(
             .executableTarget(
-                name: name, dependencies: ["WebImageTesting"], path: "Fuzz/\(name)",
-                swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))
+                name: name, dependencies: ["FuzzDriver", "WebImageTesting"], path: "Fuzz/\(name)",
+                swiftSettings: strict))
         package.products.append(.executable(name: name, targets: [name]))
     }
 }

@@ -1,0 +1,164 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WebImage
+
+/// A small S3 client (path-style URLs, AWS Signature V4) over AsyncHTTPClient: GET, HEAD, PUT (optionally only if
+/// absent) and DELETE of whole objects.
+///
+/// Errors are ``WebImage/WebImageError``s: a missing object is `nil` (GET, HEAD) rather than an error; `403` and other
+/// 4xx are ``WebImage/WebImageError/Code/badStatus`` (permanent), `5xx` ``WebImage/WebImageError/Code/badStatus``
+/// (transient), a request past ``Configuration/timeout`` ``WebImage/WebImageError/Code/timedOut``, a refused or broken
+/// connection ``WebImage/WebImageError/Code/connectionFailed``, a body past ``Configuration/maxObjectSize``
+/// ``WebImage/WebImageError/Code/bodyTooLarge``. The secret never appears in an error or a log.
+///
+/// ```swift
+/// let client = S3Client(configuration: .init(endpoint: URL(string: "http://127.0.0.1:8333")!, credentials: creds))
+/// let stored = try await client.put(bucket: "images", key: "a.jpg", data: bytes, onlyIfAbsent: true)
+/// let object = try await client.get(bucket: "images", key: "a.jpg")
+/// try await client.shutdown()
+/// ```
+public final class S3Client: Sendable {
+    /// Where and how to reach the store.
+    public struct Configuration: Sendable {
+        /// The store's base URL (`http://127.0.0.1:8333`); buckets are the first path segment.
+        public var endpoint: URL
+        /// The signing region; default `us-east-1`.
+        public var region: String
+        /// The credentials that sign every request.
+        public var credentials: S3Credentials
+        /// How long one request may take, body included; default 300 ms (a cache tier must be fast or skipped).
+        public var timeout: Duration
+        /// The largest object read; default 64 MiB.
+        public var maxObjectSize: Int
+
+        /// Settings for `endpoint`.
+        public init(
+            endpoint: URL, region: String = "us-east-1", credentials: S3Credentials,
+            timeout: Duration = .milliseconds(300), maxObjectSize: Int = 64 << 20
+        ) {
+            self.endpoint = endpoint
+            self.region = region
+            self.credentials = credentials
+            self.timeout = timeout
+            self.maxObjectSize = maxObjectSize
+        }
+    }
+
+    /// The settings this client was made with.
+    public let configuration: Configuration
+    private let signer: SignatureV4
+    private let client: HTTPClient
+
+    /// A client with its own connection pool on the shared NIO event loop group; call ``shutdown()`` when done.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        signer = SignatureV4(credentials: configuration.credentials, region: configuration.region)
+        var http = HTTPClient.Configuration()
+        http.redirectConfiguration = .disallow
+        http.decompression = .disabled
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+    }
+
+    /// The object at `key`, or `nil` when the store has none.
+    public func get(bucket: String, key: String) async throws(WebImageError) -> S3Object? {
+        let response = try await send("GET", bucket: bucket, key: key)
+        if response.status == 404 { return nil }
+        try Self.check(response, operation: "GET", key: key)
+        return S3Object(
+            data: response.body, contentType: response.headers.first(name: "content-type"),
+            etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"))
+    }
+
+    /// Whether the store has an object at `key`.
+    public func exists(bucket: String, key: String) async throws(WebImageError) -> Bool {
+        let response = try await send("HEAD", bucket: bucket, key: key)
+        if response.status == 404 { return false }
+        try Self.check(response, operation: "HEAD", key: key)
+        return true
+    }
+
+    /// Stores `data` at `key`. With `onlyIfAbsent`, the write is conditional (`If-None-Match: *`): the first writer
+    /// wins and a later one gets `false` (412) without replacing it. Returns whether this call stored the object.
+    @discardableResult
+    public func put(
+        bucket: String, key: String, data: Data, contentType: String? = nil, onlyIfAbsent: Bool = false
+    ) async throws(WebImageError) -> Bool {
+        var headers: [(String, String)] = []
+        if let contentType { headers.append(("Content-Type", contentType)) }
+        if onlyIfAbsent { headers.append(("If-None-Match", "*")) }
+        let response = try await send("PUT", bucket: bucket, key: key, body: data, headers: headers)
+        if response.status == 412 && onlyIfAbsent { return false }
+        try Self.check(response, operation: "PUT", key: key)
+        return true
+    }
+
+    /// Removes the object at `key`; removing a missing object succeeds.
+    public func delete(bucket: String, key: String) async throws(WebImageError) {
+        let response = try await send("DELETE", bucket: bucket, key: key)
+        if response.status == 404 { return }
+        try Self.check(response, operation: "DELETE", key: key)
+    }
+
+    /// Closes the connection pool.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    private struct Response {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+    }
+
+    /// Creates `bucket`; for tests: the server never creates buckets.
+    func createBucket(_ bucket: String) async throws(WebImageError) {
+        let response = try await send("PUT", bucket: bucket, key: nil)
+        try Self.check(response, operation: "CreateBucket", key: bucket)
+    }
+
+    private func send(
+        _ method: String, bucket: String, key: String?, body: Data? = nil, headers extra: [(String, String)] = []
+    ) async throws(WebImageError) -> Response {
+        let path = "/" + bucket + (key.map { "/" + $0 } ?? "")
+        let key = key ?? bucket
+        guard let host = configuration.endpoint.host else {
+            throw WebImageError(.invalidArgument, "the S3 endpoint \(configuration.endpoint) has no host")
+        }
+        let hostHeader = configuration.endpoint.port.map { "\(host):\($0)" } ?? host
+        let base =
+            configuration.endpoint.absoluteString.hasSuffix("/")
+            ? String(configuration.endpoint.absoluteString.dropLast()) : configuration.endpoint.absoluteString
+        var request = HTTPClientRequest(url: base + SignatureV4.encodedPath(path))
+        request.method = HTTPMethod(rawValue: method)
+        let payloadHash = body.map { SignatureV4.hex(SHA256.hash(data: $0)) } ?? SignatureV4.emptyPayloadHash
+        let signed = signer.signedHeaders(
+            method: method, path: path, headers: [("host", hostHeader)] + extra, payloadHash: payloadHash,
+            date: Date())
+        request.headers.add(name: "Host", value: hostHeader)
+        for (name, value) in extra + signed { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await client.execute(request, timeout: .init(configuration.timeout))
+            let bytes = try await response.body.collect(upTo: configuration.maxObjectSize)
+            let body = Data(bytes.readableBytesView)
+            return Response(status: Int(response.status.code), headers: response.headers, body: body)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            throw WebImageError(.timedOut, "S3 \(method) \(key) took longer than \(configuration.timeout)")
+        } catch let error as NIOTooManyBytesError {
+            throw WebImageError(
+                .bodyTooLarge, "S3 object \(key) is larger than \(configuration.maxObjectSize) bytes",
+                underlying: error)
+        } catch {
+            throw WebImageError(.connectionFailed, "S3 \(method) \(key) failed: \(error)", underlying: error)
+        }
+    }
+
+    private static func check(_ response: Response, operation: String, key: String) throws(WebImageError) {
+        guard !(200..<300).contains(response.status) else { return }
+        throw WebImageError(
+            .badStatus, "S3 \(operation) \(key) answered \(response.status)", httpStatus: response.status)
+    }
+}

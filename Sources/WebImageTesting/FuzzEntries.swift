@@ -39,12 +39,16 @@ public enum FuzzEntries {
             Data(image.prefix(arrived)), options: DecodingOptions(limits: limits))
     }
 
-    /// A decode, then four transformers whose kinds and parameters come from the first 12 bytes, then a PNG encode.
+    /// A decode (first frame, at most 128 pixels a side so that each input runs in milliseconds), then four
+    /// transformers whose kinds and parameters come from the first 12 bytes, then a PNG encode.
     public static func transform(_ data: Data) {
         guard data.count > 12 else { return }
         var parameters = FuzzParameters(Array(data.prefix(12)))
         let pipeline = TransformerPipeline((0..<4).map { _ in parameters.transformer() })
-        guard let image = try? ImageCoders.default.decode(data.dropFirst(12), options: DecodingOptions(limits: limits))
+        let side = PixelSize(width: 128, height: 128)
+        let small = DecodingOptions(targetSize: side, firstFrameOnly: true, limits: limits)
+        guard let decoded = try? ImageCoders.default.decode(data.dropFirst(12), options: small),
+            let image = try? Resize(to: side).transform(decoded)
         else { return }
         guard let transformed = try? pipeline.transform(image) else { return }
         precondition(transformed.width > 0 && transformed.height > 0, "a transform returned an empty image")

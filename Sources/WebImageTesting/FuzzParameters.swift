@@ -24,7 +24,7 @@ public struct FuzzParameters {
 
     /// The next transformer; small output limits keep each run fast.
     public mutating func transformer() -> any ImageTransforming {
-        let limits = TransformLimits(maxOutputPixels: 4_000_000)
+        let limits = TransformLimits(maxOutputPixels: 1_000_000)
         let gravity = Gravity.all[Int(next()) % Gravity.all.count]
         switch next() % 10 {
         case 0: return Resize(to: size(), mode: ResizeMode.all[Int(next()) % 3], gravity: gravity, limits: limits)

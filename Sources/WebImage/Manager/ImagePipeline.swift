@@ -9,11 +9,11 @@ struct ImagePipeline: Sendable {
     let request: ImageRequest
     let run: ImageRun
 
-    private var options: ImageOptions { request.options }
-    private var context: ImageContext { request.context }
+    var options: ImageOptions { request.options }
+    var context: ImageContext { request.context }
     private var cache: any ImageCaching { manager.cache(for: request) }
-    private var coders: any ImageCoding { context[ImageContextKeys.Coders.self] ?? manager.configuration.coders }
-    private var transformer: (any ImageTransforming)? { context[ImageContextKeys.Transformer.self] }
+    var coders: any ImageCoding { context[ImageContextKeys.Coders.self] ?? manager.configuration.coders }
+    var transformer: (any ImageTransforming)? { context[ImageContextKeys.Transformer.self] }
 
     func execute() async -> Result<ImageResult, WebImageError> {
         let start = ContinuousClock.now
@@ -160,15 +160,17 @@ struct ImagePipeline: Sendable {
         let decoding = decodingOptions(for: data)
         let coders = coders
         var clock = ContinuousClock.now
-        let decoded = try await manager.workQueue.run { () throws(WebImageError) -> Image in
-            try coders.decode(data, options: try decoding())
+        let (decoded, sourceSize) = try await manager.workQueue.run {
+            () throws(WebImageError) -> (Image, PixelSize?) in
+            let plan = try decoding()
+            return (try coders.decode(data, options: plan.options), plan.sourceSize)
         }
         metrics.decode = (ContinuousClock.now - clock).seconds
         var image = decoded
         if let transformer {
             clock = ContinuousClock.now
             image = try await manager.workQueue.run { () throws(WebImageError) -> Image in
-                try transformer.transform(decoded)
+                try Self.apply(transformer, to: decoded, sourceSize: sourceSize)
             }
             metrics.transform = (ContinuousClock.now - clock).seconds
         }
@@ -181,49 +183,6 @@ struct ImagePipeline: Sendable {
         await storeOnDisk(
             original: storeOriginal ? data : nil, attributes: attributes, finished: transformed ? image : nil, &metrics)
         return ImageResult(image: image, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
-    }
-
-    /// The decoding options: limits, first frame, and a shrink-on-load target from the thumbnail size, the
-    /// transformer (when it is a ``Resize``, or a ``TransformerPipeline`` that starts with one) or
-    /// ``ImageOptions/scaleDownLargeImages``.
-    func decodingOptions(for data: Data) -> @Sendable () throws(WebImageError) -> DecodingOptions {
-        let plain = plainDecodingOptions
-        let thumbnail = context[ImageContextKeys.ThumbnailSize.self]
-        let resize = transformer as? Resize ?? (transformer as? TransformerPipeline)?.transformers.first as? Resize
-        let scaleDown = options.contains(.scaleDownLargeImages) ? manager.configuration.scaleDownLimit : nil
-        let coders = coders
-        return { () throws(WebImageError) -> DecodingOptions in
-            var decoding = plain
-            guard thumbnail != nil || resize != nil || scaleDown != nil else { return decoding }
-            let size = try coders.info(of: data).uprightSize
-            var targets: [PixelSize] = []
-            if let thumbnail { targets.append(Self.fitted(size, inside: thumbnail)) }
-            if let resize, let needed = try? resize.minimumSourceSize(for: size) { targets.append(needed) }
-            if let scaleDown, size.area > scaleDown {
-                let factor = (Double(scaleDown) / Double(size.area)).squareRoot()
-                targets.append(
-                    PixelSize(
-                        width: max(1, Int(Double(size.width) * factor)),
-                        height: max(1, Int(Double(size.height) * factor))))
-            }
-            decoding.targetSize = targets.max { $0.area < $1.area }
-            return decoding
-        }
-    }
-
-    private static func fitted(_ size: PixelSize, inside box: PixelSize) -> PixelSize {
-        guard box.width > 0, box.height > 0, size.width > 0, size.height > 0 else { return size }
-        let factor = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height), 1)
-        return PixelSize(
-            width: max(1, Int((Double(size.width) * factor).rounded())),
-            height: max(1, Int((Double(size.height) * factor).rounded())))
-    }
-
-    /// The limits and the first-frame switch, without any target size: how cached finished images are decoded.
-    private var plainDecodingOptions: DecodingOptions {
-        DecodingOptions(
-            firstFrameOnly: options.contains(.decodeFirstFrameOnly),
-            limits: context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits)
     }
 
     private var queryTypes: ImageCacheType { context[ImageContextKeys.QueryCacheType.self] ?? .all }
@@ -292,10 +251,10 @@ struct ImagePipeline: Sendable {
     /// Decodes a preview of the bytes received so far and hands it to the run's subscribers.
     func preview(_ data: Data) {
         let decoding = decodingOptions(for: data)
-        guard let options = try? decoding(), let image = try? coders.decodePartial(data, options: options) else {
+        guard let plan = try? decoding(), let image = try? coders.decodePartial(data, options: plan.options) else {
             return
         }
-        let shown = (try? transformer?.transform(image)) ?? image
+        let shown = transformer.flatMap { try? Self.apply($0, to: image, sourceSize: plan.sourceSize) } ?? image
         run.reportPreview(shown)
     }
 }

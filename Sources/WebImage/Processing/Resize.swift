@@ -73,6 +73,28 @@ public struct Resize: PixelTransforming {
         return Resampler(filter: filter).resample(region, to: plan.output)
     }
 
+    /// Resizes `image`, a shrink-on-load decode of a source of `original` pixels, to exactly the crop and size this
+    /// resize gives for the source itself: the plan is made on `original` and its crop scaled onto the decode, so the
+    /// decoder's rounding of a scaled size never changes the result's size.
+    func transform(_ image: Image, shrunkFrom original: PixelSize) throws(WebImageError) -> Image {
+        let plan = try plan(for: original)
+        let decoded = image.size
+        let (scaleX, scaleY) = (
+            Double(decoded.width) / Double(original.width), Double(decoded.height) / Double(original.height)
+        )
+        let x = min(Int((Double(plan.crop.x) * scaleX).rounded()), decoded.width - 1)
+        let y = min(Int((Double(plan.crop.y) * scaleY).rounded()), decoded.height - 1)
+        let crop = PixelRect(
+            x: x, y: y, width: Self.pixels((Double(plan.crop.width) * scaleX).rounded(), atMost: decoded.width - x),
+            height: Self.pixels((Double(plan.crop.height) * scaleY).rounded(), atMost: decoded.height - y))
+        let resampler = Resampler(filter: filter)
+        return image.withFrames(
+            image.frames.map {
+                ImageFrame(
+                    pixels: resampler.resample($0.pixels.cropped(to: crop), to: plan.output), duration: $0.duration)
+            })
+    }
+
     /// The smallest decoded size this resize needs from a source of `original` size: decode no smaller than this
     /// and the result is the same. Use it as ``DecodingOptions/targetSize`` for shrink-on-load.
     public func minimumSourceSize(for original: PixelSize) throws(WebImageError) -> PixelSize {

@@ -70,4 +70,35 @@ import WebImage
         }
         await manager.shutdown()
     }
+
+    /// A JPEG of 299x131 fit into 37x17 decodes at 1/8 scale as 38x17; planned on that, the result would be 37x17
+    /// instead of the full decode's 37x16. Resizes plan on the source's size, so both paths agree.
+    @Test(arguments: [ResizeMode.fit, .fill, .stretch])
+    func shrinkOnLoadGivesTheFullDecodeSize(mode: ResizeMode) async throws {
+        let pixels = PixelBuffer(width: 299, height: 131) { output in
+            for index in output.indices { output[index] = UInt8(truncatingIfNeeded: index &* 7) }
+        }
+        let jpeg = try ImageCoders.default.encode(Image(pixels: pixels), as: .jpeg, options: EncodingOptions())
+        let manager = ImageManager(
+            configuration: .init(
+                loader: ImageLoaders([DataURLImageLoader()]),
+                cache: ImageCache(
+                    disk: DiskCache(
+                        directory: FileManager.default.temporaryDirectory
+                            .appendingPathComponent("shrink-\(UUID().uuidString)")))))
+        let url = try #require(URL(string: "data:image/jpeg;base64," + jpeg.base64EncodedString()))
+        for transformer: any ImageTransforming in [
+            Resize(to: PixelSize(width: 37, height: 17), mode: mode),
+            TransformerPipeline([Resize(to: PixelSize(width: 37, height: 17), mode: mode), Rotate(degrees: 90)]),
+        ] {
+            var context = ImageContext()
+            context[ImageContextKeys.Transformer.self] = transformer
+            context[ImageContextKeys.StoreCacheType.self] = ImageCacheType.none
+            let result = try await manager.image(for: ImageRequest(url: url, context: context))
+            let full = try transformer.transform(try ImageCoders.default.decode(jpeg, options: .default))
+            #expect(result.image?.size == full.size, "\(transformer.key)")
+            #expect(result.image.map { $0.size.width * $0.size.height } ?? 0 > 0)
+        }
+        await manager.shutdown()
+    }
 }

@@ -40,8 +40,9 @@ enum PixelConversion {
                     index += 4
                 }
             }
+            // `max(0, x)` is 0 when x is NaN (a colour divided by a denormal alpha), so no NaN reaches `Int32(_:)`.
             for index in 0..<count {
-                let clamped = min(max(floats[index], 0), 255) + 0.5
+                let clamped = min(max(0, floats[index]), 255) + 0.5
                 bytes[index] = UInt8(truncatingIfNeeded: Int32(clamped))
             }
         }

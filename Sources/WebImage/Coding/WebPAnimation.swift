@@ -10,6 +10,10 @@ enum WebPAnimationDecoder {
         }
         decoderOptions.color_mode = MODE_RGBA
         decoderOptions.use_threads = 0
+        // WebPAnimDecoderNew allocates the whole canvas at once: check its size first (found by fuzz-thumbnail: a
+        // 96x16776000 canvas asked for 6 GiB before the limits were consulted).
+        let features = try WebPCoder.features(webp)
+        try options.limits.checkFrame(width: Int(features.width), height: Int(features.height))
         var data = webp
         guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
             throw WebImageError(.corruptData, "invalid animated WebP")

@@ -39,7 +39,7 @@ public final class ImageServer: Sendable {
             parser: ImageURLParser(signer: configuration.signer, presets: configuration.presets),
             policy: SourcePolicy(allowedSources: configuration.allowedSources, localRoot: configuration.localRoot),
             fetcher: SourceFetcher(
-                cache: cache, limits: limits, rules: configuration.sourceAddresses, logger: configuration.logger),
+                cache: cache, limits: limits, addressPolicy: configuration.addressPolicy, logger: configuration.logger),
             store: ResultStore(cache: cache, tiers: resultTiers),
             processor: ImageProcessor(coders: ImageCoders.default, limits: limits),
             configuration: configuration)

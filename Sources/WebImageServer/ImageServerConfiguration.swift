@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImage
 
 /// Everything an ``ImageServer`` is built from; `Sendable`, so one value can build servers anywhere.
 public struct ImageServerConfiguration: Sendable {
@@ -22,31 +23,12 @@ public struct ImageServerConfiguration: Sendable {
     public var ttl = 31_536_000
     /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format. Default on.
     public var autoWebP = true
-    /// Which source addresses the loader may connect to (the SSRF rules).
-    public var sourceAddresses = SourceAddressRules()
+    /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
+    /// rules). Default: public addresses only.
+    public var addressPolicy = SourceAddressPolicy.publicOnly
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
 
     /// The defaults: no key, no presets, any http(s) source on a public address, in-memory caching.
     public init() {}
-}
-
-/// Which kinds of source address the server may fetch from; all refused by default (no SSRF).
-public struct SourceAddressRules: Sendable, Hashable {
-    /// 127.0.0.0/8 and ::1.
-    public var allowsLoopback = false
-    /// RFC 1918, CGNAT and unique local addresses.
-    public var allowsPrivate = false
-    /// 169.254.0.0/16, fe80::/10 and cloud metadata addresses.
-    public var allowsLinkLocal = false
-
-    /// Everything refused.
-    public init() {}
-
-    /// Rules with the given switches.
-    public init(allowsLoopback: Bool, allowsPrivate: Bool, allowsLinkLocal: Bool) {
-        self.allowsLoopback = allowsLoopback
-        self.allowsPrivate = allowsPrivate
-        self.allowsLinkLocal = allowsLinkLocal
-    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import WebImage
 import WebImageServer
 
 /// `webimage serve`: the imgproxy-compatible image server.
@@ -114,7 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard ttl >= 0 else { throw ValidationError("--ttl must be 0 or more") }
         configuration.ttl = ttl
         configuration.autoWebP = autoWebp
-        configuration.sourceAddresses = SourceAddressRules(
+        configuration.addressPolicy = SourceAddressPolicy(
             allowsLoopback: allowLoopbackSources || Env.bool("ALLOW_LOOPBACK_SOURCES") == true,
             allowsPrivate: allowPrivateSources || Env.bool("ALLOW_PRIVATE_SOURCES") == true,
             allowsLinkLocal: allowLinkLocalSources || Env.bool("ALLOW_LINK_LOCAL_SOURCES") == true)

@@ -10,7 +10,7 @@ final class SourceFetcher: Sendable {
     let manager: ImageManager
     private let loaderOptions: ImageLoaderOptions
 
-    init(cache: any ImageCaching, limits: ServerLimits, rules: SourceAddressRules, logger: Logger) {
+    init(cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, logger: Logger) {
         var options = ImageLoaderOptions()
         options.timeout = limits.downloadTimeout
         options.maxBodySize = limits.maxSourceFileSize
@@ -19,7 +19,8 @@ final class SourceFetcher: Sendable {
         loaderOptions = options
         manager = ImageManager(
             configuration: .init(
-                loader: Self.loader(rules: rules), cache: cache, remembersFailedURLs: false, logger: logger))
+                loader: Self.loader(addressPolicy: addressPolicy), cache: cache, remembersFailedURLs: false,
+                logger: logger))
     }
 
     /// The source bytes at `url`, from the cache or the origin.
@@ -35,8 +36,11 @@ final class SourceFetcher: Sendable {
     func shutdown() async { await manager.shutdown() }
 
     /// HTTP(S) with the SSRF rules at connect time, and files (for `local://`, already confined to the root).
-    private static func loader(rules: SourceAddressRules) -> ImageLoaders {
-        ImageLoaders([HTTPImageLoader(configuration: HTTPImageLoader.Configuration()), FileImageLoader()])
+    private static func loader(addressPolicy: SourceAddressPolicy) -> ImageLoaders {
+        var configuration = HTTPImageLoader.Configuration()
+        configuration.addressPolicy = addressPolicy
+        configuration.connectTimeout = .seconds(5)
+        return ImageLoaders([HTTPImageLoader(configuration: configuration), FileImageLoader()])
     }
 
     /// imgproxy's status for a failed fetch.

@@ -48,8 +48,7 @@ struct ServerHarness {
         defer { try? FileManager.default.removeItem(at: cache) }
         var configuration = ImageServerConfiguration()
         configuration.cacheDirectory = cache
-        configuration.sourceAddresses = SourceAddressRules(
-            allowsLoopback: true, allowsPrivate: false, allowsLinkLocal: false)
+        configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)
         configure(&configuration)
         let server = ImageServer(configuration: configuration)
         let app = server.makeApplication(host: "127.0.0.1", port: 0)

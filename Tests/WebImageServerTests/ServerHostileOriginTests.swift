@@ -3,8 +3,9 @@ import Foundation
 import HummingbirdTesting
 import NIOCore
 import Testing
-import WebImageServer
 import WebImageTesting
+
+@testable import WebImageServer
 
 @Suite("Server: hostile origins and concurrency")
 struct ServerHostileOriginTests {
@@ -64,6 +65,7 @@ struct ServerHostileOriginTests {
             }
             try await client.shutdown()
             #expect(harness.origin.requestCount("/geometry.png") == 1)
+            #expect(harness.server.responder.store.madeCount == 1, "one processing run")
         }
     }
 
@@ -74,6 +76,7 @@ struct ServerHostileOriginTests {
                 #expect(response.status == .ok)
             }
             #expect(harness.origin.requestCount("/geometry.png") == 1)
+            #expect(harness.server.responder.store.madeCount == 10)
         }
     }
 

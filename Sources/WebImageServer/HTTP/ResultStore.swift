@@ -17,6 +17,11 @@ final class ResultStore: Sendable {
     private let tiers: ImageCacheType
     /// The runs in flight by key (`NIOLockedValueBox`: the library's `Locked` is internal to it).
     private let running = NIOLockedValueBox<[String: Task<StoredResult, any Error>]>([:])
+    /// How many results have been made (fetched and processed) since the start, for monitoring.
+    private let made = NIOLockedValueBox(0)
+
+    /// How many results have been made since the start: cache hits and joined runs do not count.
+    var madeCount: Int { made.withLockedValue { $0 } }
 
     init(cache: any ImageCaching, tiers: ImageCacheType) {
         self.cache = cache
@@ -43,12 +48,13 @@ final class ResultStore: Sendable {
             let task = Task<StoredResult, any Error> { [cache, tiers] in
                 defer { self.running.withLockedValue { $0[key] = nil } }
                 if let hit = await self.cached(key) { return hit }  // stored by a run that just finished
-                let made = try await make()
-                let stored = StoredResult(data: made.data, format: made.format, created: Date())
+                self.made.withLockedValue { $0 += 1 }
+                let result = try await make()
+                let stored = StoredResult(data: result.data, format: result.format, created: Date())
                 if !tiers.isEmpty {
                     try? await cache.store(
-                        nil, data: made.data, forKey: key,
-                        attributes: CacheEntryAttributes(format: made.format), in: tiers)
+                        nil, data: result.data, forKey: key,
+                        attributes: CacheEntryAttributes(format: result.format), in: tiers)
                 }
                 return stored
             }

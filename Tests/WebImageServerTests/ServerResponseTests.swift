@@ -90,7 +90,7 @@ struct ServerResponseTests {
             let named = try await harness.get(harness.url("fn:cat/att:1", "/geometry.png"))
             #expect(named.headers[.contentDisposition] == "attachment; filename=\"cat.png\"")
             let encoded = try await harness.get(harness.url("fn:bXkgImNhdCI:1", "/geometry.png"))
-            #expect(encoded.headers[.contentDisposition] == "inline; filename=\"my cat.png\"")
+            #expect(encoded.headers[.contentDisposition] == "inline; filename=\"my %22cat%22.png\"")
         }
     }
 
@@ -117,6 +117,8 @@ struct ServerResponseTests {
             let age =
                 Int(expiring.headers[.cacheControl]?.split(separator: "=")[1].split(separator: ",")[0] ?? "") ?? -1
             #expect((1...100).contains(age))
+            let never = try await harness.get(harness.url("w:10/exp:-9223372036854775808", "/geometry.png"))
+            #expect(never.headers[.cacheControl] == "max-age=600, public")
         }
     }
 

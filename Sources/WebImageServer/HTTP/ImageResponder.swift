@@ -77,7 +77,9 @@ struct ImageResponder: Sendable {
             let last = path.split(separator: "/").last.map(String.init) ?? ""
             stem = last.lastIndex(of: ".").map { String(last[..<$0]) } ?? last
         }
-        stem = String(stem.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0.value != 0x7F })
+        // Quotes become %22, as imgproxy writes them; control characters could split the header and are dropped.
+        stem = String(String.UnicodeScalarView(stem.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+            .replacingOccurrences(of: "\"", with: "%22")
         if stem.isEmpty { stem = "image" }
         let type = parsed.options.returnAttachment ? "attachment" : "inline"
         return "\(type); filename=\"\(stem).\(format.fileExtension)\""

@@ -114,7 +114,7 @@ struct OptionsParser: Sendable {
     private func expires(_ args: [String], now: Int) throws(ImageServerError) -> Int? {
         let timestamp = try single("expires", args, OptionArguments.integerTimestamp)
         if timestamp > 0 && timestamp < now { throw .invalid("expired URL") }
-        return timestamp == 0 ? nil : timestamp
+        return timestamp <= 0 ? nil : timestamp
     }
 
     private func filename(_ args: [String]) throws(ImageServerError) -> String {

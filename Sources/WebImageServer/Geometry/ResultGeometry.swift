@@ -7,7 +7,9 @@ import WebImage
 public struct ResultGeometry: Sendable, Hashable {
     /// A crop: a fixed rectangle, or a size whose place the smart-crop step finds.
     public enum CropStep: Sendable, Hashable {
+        /// Keep this rectangle.
         case rect(PixelRect)
+        /// Keep a rectangle of this size where the picture has the most detail.
         case smart(PixelSize)
 
         /// The size the crop keeps.
@@ -21,8 +23,11 @@ public struct ResultGeometry: Sendable, Hashable {
 
     /// The extended canvas and where the image sits on it.
     public struct Canvas: Sendable, Hashable {
+        /// The canvas size: the result size.
         public var size: PixelSize
+        /// Where the image's left edge sits on the canvas.
         public var x: Int
+        /// Where the image's top edge sits on the canvas.
         public var y: Int
     }
 

@@ -6,6 +6,7 @@ import WebImage
 /// Hashable, and ``cacheIdentity`` is a canonical text of every field that changes the result, so two URLs that
 /// mean the same image share one cache entry.
 public struct ProcessingOptions: Sendable, Hashable {
+    /// How the image fits the requested size.
     public var resizingType: ResizingType = .fit
     /// Requested width in pixels; 0 = derived from the height (or the source).
     public var width = 0
@@ -41,6 +42,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var formatQuality: [ImageFormat: Int] = [:]
     /// The requested output format; `nil` = chosen by the server.
     public var format: ImageFormat?
+    /// Whether metadata is removed (results never carry any: the encoders write none).
     public var stripMetadata = true
     /// Whether the EXIF orientation is applied.
     public var autoRotate = true

@@ -2,13 +2,13 @@ import Foundation
 import WebImage
 
 /// An encoded result and what the response needs to know about it.
-public struct ProcessedImage: Sendable {
+struct ProcessedImage: Sendable {
     /// The encoded bytes.
-    public var data: Data
+    var data: Data
     /// Their format.
-    public var format: ImageFormat
+    var format: ImageFormat
     /// The pixel size.
-    public var size: PixelSize
+    var size: PixelSize
 }
 
 /// Source bytes to result bytes: header checks, decode, rotate, geometry, flatten, encode.
@@ -27,14 +27,15 @@ struct ImageProcessor: Sendable {
     ) throws(ImageServerError) -> ProcessedImage {
         let info: ImageInfo
         do { info = try coders.info(of: data) } catch { throw Self.unprocessable(error) }
-        let keptFrames = max(1, min(info.frameCount, limits.maxAnimationFrames))
+        let candidate = requested ?? (Self.writable.contains(info.format) ? info.format : nil)
+        let animate = candidate.map { Self.animatable.contains($0) } ?? false && limits.maxAnimationFrames > 1
+        // The frames that will be decoded count, as imgproxy counts the frames it loads.
+        let keptFrames = animate ? max(1, min(info.frameCount, limits.maxAnimationFrames)) : 1
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
         let (total, overflow2) = pixels.multipliedReportingOverflow(by: keptFrames)
         guard !overflow, !overflow2, total <= limits.maxSourceResolution else {
             throw ImageServerError(status: 422, "source image resolution is too big")
         }
-        let candidate = requested ?? (Self.writable.contains(info.format) ? info.format : nil)
-        let animate = candidate.map { Self.animatable.contains($0) } ?? false && limits.maxAnimationFrames > 1
         let decoding = DecodingOptions(
             firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
             limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution))

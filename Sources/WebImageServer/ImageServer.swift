@@ -42,6 +42,7 @@ public final class ImageServer: Sendable {
                 cache: cache, limits: limits, addressPolicy: configuration.addressPolicy, logger: configuration.logger),
             store: ResultStore(cache: cache, tiers: resultTiers),
             processor: ImageProcessor(coders: ImageCoders.default, limits: limits),
+            gate: ProcessingGate(slots: limits.processingSlots, queueLimit: limits.processingQueue),
             configuration: configuration)
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The limits the server checks before the work they guard.
 public struct ServerLimits: Sendable, Hashable {
     /// The largest source download in bytes. Default 50 MiB (imgproxy has none by default).
@@ -13,6 +15,11 @@ public struct ServerLimits: Sendable, Hashable {
     public var downloadTimeout: Duration = .seconds(10)
     /// How long a whole request may take before the server answers 503. Default 20 s.
     public var requestTimeout: Duration = .seconds(20)
+
+    /// How many images are processed at once. Default: the number of cores.
+    public var processingSlots = ProcessInfo.processInfo.activeProcessorCount
+    /// How many more may wait for a slot; beyond that the server answers 503 at once. Default 200.
+    public var processingQueue = 200
 
     /// The defaults.
     public init() {}

@@ -10,6 +10,7 @@ struct ImageResponder: Sendable {
     let fetcher: SourceFetcher
     let store: ResultStore
     let processor: ImageProcessor
+    let gate: ProcessingGate
     let configuration: ImageServerConfiguration
 
     func respond(path: String, request: Request) async -> Response {
@@ -51,9 +52,11 @@ struct ImageResponder: Sendable {
 
         let result = try await withDeadline(configuration.limits.requestTimeout) {
             () async throws(ImageServerError) -> StoredResult in
-            try await store.result(for: key) { [fetcher, processor] () async throws(ImageServerError) in
+            try await store.result(for: key) { [fetcher, processor, gate] () async throws(ImageServerError) in
                 let data = try await fetcher.fetch(url)
-                return try processor.process(data, options: options, format: format)
+                return try await gate.run { () async throws(ImageServerError) in
+                    try processor.process(data, options: options, format: format)
+                }
             }
         }
         headers[.contentType] = result.format.mimeType

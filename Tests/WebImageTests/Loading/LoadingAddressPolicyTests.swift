@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 import WebImageTesting
@@ -208,6 +209,35 @@ struct LoadingAddressPolicyTests {
             #expect(response.data.count == 100_000)
             #expect(names.asked.isEmpty)
             #expect(loader.pinnedClients.count == 0)
+        }
+    }
+}
+
+@Suite("Loading: host resolution")
+struct HostResolverTests {
+    @Test func aCancelledCallerReturnsWhileTheBlockingCallStillRuns() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let (entered, signal) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await HostResolver.withBlockingCall { () throws(WebImageError) -> Int in
+                signal.yield()
+                release.wait()
+                return 1
+            }
+        }
+        var iterator = entered.makeAsyncIterator()
+        _ = await iterator.next()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        release.signal()
+    }
+
+    @Test func aBlockingCallsResultAndErrorReachTheCaller() async throws {
+        #expect(try await HostResolver.withBlockingCall { () throws(WebImageError) in 7 } == 7)
+        await #expect(throws: WebImageError.self) {
+            try await HostResolver.withBlockingCall { () throws(WebImageError) -> Int in
+                throw WebImageError(.connectionFailed, "no")
+            }
         }
     }
 }

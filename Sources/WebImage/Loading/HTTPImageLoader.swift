@@ -8,6 +8,8 @@ import NIOCore
 /// The queue admits ``Configuration/maxConcurrentDownloads`` at a time, by priority then FIFO or LIFO order.
 /// Concurrent loads of the same request are one download: each caller gets its own progress and result, a caller
 /// that is cancelled leaves the others running, and the last one out cancels the download and closes its connection.
+/// Redirects are followed by the loader, hop by hop; ``Configuration/addressPolicy`` checks each hop's address where
+/// its connection is made (see ``SourceAddressPolicy``).
 ///
 /// ```swift
 /// let loader = HTTPImageLoader()

@@ -40,7 +40,7 @@ struct HostResolver: Sendable {
 
     /// Runs `body` on a Dispatch thread; a cancelled caller returns at once with `CancellationError` and the call's
     /// result is dropped when it ends.
-    private static func withBlockingCall<T: Sendable>(
+    static func withBlockingCall<T: Sendable>(
         _ body: @escaping @Sendable () throws(WebImageError) -> T
     ) async throws -> T {
         let waiter = Locked<BlockingCallState<T>>(.notStarted)

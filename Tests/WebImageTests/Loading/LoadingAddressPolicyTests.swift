@@ -1,10 +1,15 @@
+import Dispatch
 import Foundation
 import Testing
 import WebImageTesting
 
 @testable import WebImage
 
-/// Host names for tests, answered from a table so no test asks DNS; records every question.
+/// Host names for tests, answered from a table; records every question.
+///
+/// The names are numeric spellings of 127.0.0.x (`0x7f000003`): were the loader ever to skip this resolver, the
+/// system would read them as loopback addresses without asking DNS, so not even a broken loader sends a packet
+/// off the machine, and the test fails on the wrong answer instead.
 final class TestResolver: Sendable {
     let answers: [String: [String]]
     let questions = Locked<[String]>([])
@@ -81,15 +86,15 @@ struct LoadingAddressPolicyTests {
     }
 
     @Test func aNameResolvingToLoopbackIsRefused() async throws {
-        let names = TestResolver(["images.test": ["93.184.216.34", "127.0.0.1"], "inside.test": ["::1"]])
+        let names = TestResolver(["0x7f000003": ["127.0.0.1"], "0x7f000004": ["::1"]])
         try await withPolicyServer(.publicOnly, resolver: names.resolver) { server, loader in
-            for host in ["images.test", "inside.test"] {
+            for host in ["0x7f000003", "0x7f000004"] {
                 let error = await expectError(.forbiddenSource) { () async throws(WebImageError) in
                     try await loader.load(hostURL(host, server))
                 }
                 #expect(error?.message.contains("'\(host)' resolves to") == true, "\(String(describing: error))")
             }
-            #expect(names.asked == ["images.test", "inside.test"])
+            #expect(names.asked == ["0x7f000003", "0x7f000004"])
             #expect(server.stats.total == 0)
         }
     }
@@ -123,10 +128,10 @@ struct LoadingAddressPolicyTests {
 
     @Test(arguments: [
         "http://10.0.0.1/x", "http://169.254.169.254/latest/meta-data/", "http://[::ffff:10.0.0.1]/x",
-        "http://[fd00:ec2::254]/x", "http://0.0.0.0/x", "http://metadata.test/x",
+        "http://[fd00:ec2::254]/x", "http://0.0.0.0/x", "http://0x7f000005/x",
     ])
     func aRedirectToARefusedAddressIsRefusedBeforeConnecting(location: String) async throws {
-        let names = TestResolver(["metadata.test": ["169.254.169.254"]])
+        let names = TestResolver(["0x7f000005": ["169.254.169.254"]])
         try await withPolicyServer(Self.loopback, resolver: names.resolver) { server, loader in
             let target = try server.url("/redirect/1?to=\(escaped(location))")
             let error = await expectError(.forbiddenSource) { () async throws(WebImageError) in
@@ -139,17 +144,17 @@ struct LoadingAddressPolicyTests {
     }
 
     @Test func everyRedirectHopIsResolvedAndCheckedAgain() async throws {
-        let names = TestResolver(["a.test": ["127.0.0.1"], "b.test": ["127.0.0.1"], "c.test": ["10.0.0.1"]])
+        let names = TestResolver(["0x7f000006": ["127.0.0.1"], "0x7f000007": ["127.0.0.1"], "0x7f000008": ["10.0.0.1"]])
         try await withPolicyServer(Self.loopback, resolver: names.resolver) { server, loader in
-            let toB = try escaped("http://b.test:\(server.port)/generated/r")
-            let response = try await loader.load(hostURL("a.test", server, "/redirect/1?to=\(toB)"))
-            #expect(response.url.host == "b.test")
-            #expect(names.asked == ["a.test", "b.test"])
-            let toC = try escaped("http://c.test:\(server.port)/generated/r")
+            let toB = try escaped("http://0x7f000007:\(server.port)/generated/r")
+            let response = try await loader.load(hostURL("0x7f000006", server, "/redirect/1?to=\(toB)"))
+            #expect(response.url.host == "0x7f000007")
+            #expect(names.asked == ["0x7f000006", "0x7f000007"])
+            let toC = try escaped("http://0x7f000008:\(server.port)/generated/r")
             await expectError(.forbiddenSource) { () async throws(WebImageError) in
-                try await loader.load(hostURL("a.test", server, "/redirect/1?to=\(toC)"))
+                try await loader.load(hostURL("0x7f000006", server, "/redirect/1?to=\(toC)"))
             }
-            #expect(names.asked == ["a.test", "b.test", "a.test", "c.test"])
+            #expect(names.asked == ["0x7f000006", "0x7f000007", "0x7f000006", "0x7f000008"])
             #expect(server.requestCount("/generated/r") == 1)
             #expect(server.requestCount("/redirect/1") == 2)
         }
@@ -169,14 +174,15 @@ struct LoadingAddressPolicyTests {
     }
 
     @Test func unresolvableAndEmptyNamesAreConnectionFailures() async throws {
-        let names = TestResolver(["empty.test": []])
+        let names = TestResolver(["0x7f000009": []])
         try await withPolicyServer(.publicOnly, resolver: names.resolver) { server, loader in
-            for host in ["missing.test", "empty.test"] {
+            for host in ["0x7f00000a", "0x7f000009"] {
                 let error = await expectError(.connectionFailed) { () async throws(WebImageError) in
                     try await loader.load(hostURL(host, server))
                 }
                 #expect(error?.isTransient == true)
             }
+            #expect(names.asked == ["0x7f00000a", "0x7f000009"])
             #expect(server.stats.total == 0)
         }
     }
@@ -190,7 +196,7 @@ struct LoadingAddressPolicyTests {
             var options = ImageLoaderOptions()
             options.timeout = .milliseconds(200)
             await expectError(.timedOut) { () async throws(WebImageError) in
-                try await loader.load(hostURL("slow.test", server), options: options)
+                try await loader.load(hostURL("0x7f00000b", server), options: options)
             }
             #expect(server.stats.total == 0)
         }
@@ -203,6 +209,35 @@ struct LoadingAddressPolicyTests {
             #expect(response.data.count == 100_000)
             #expect(names.asked.isEmpty)
             #expect(loader.pinnedClients.count == 0)
+        }
+    }
+}
+
+@Suite("Loading: host resolution")
+struct HostResolverTests {
+    @Test func aCancelledCallerReturnsWhileTheBlockingCallStillRuns() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let (entered, signal) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await HostResolver.withBlockingCall { () throws(WebImageError) -> Int in
+                signal.yield()
+                release.wait()
+                return 1
+            }
+        }
+        var iterator = entered.makeAsyncIterator()
+        _ = await iterator.next()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        release.signal()
+    }
+
+    @Test func aBlockingCallsResultAndErrorReachTheCaller() async throws {
+        #expect(try await HostResolver.withBlockingCall { () throws(WebImageError) in 7 } == 7)
+        await #expect(throws: WebImageError.self) {
+            try await HostResolver.withBlockingCall { () throws(WebImageError) -> Int in
+                throw WebImageError(.connectionFailed, "no")
+            }
         }
     }
 }

@@ -38,9 +38,9 @@ struct ServeCommandTests {
         process.executableURL = executable
         process.arguments = [
             "serve", "--port", "0", "--key", "0011", "--salt", "2233", "--cache-dir", home.path,
-            "--allow-loopback-sources", "--preset", "small=rs:fit:32:32",
+            "--preset", "small=rs:fit:32:32",
         ]
-        process.environment = ["WEBIMAGE_TTL": "123", "PATH": "/usr/bin:/bin"]
+        process.environment = ["WEBIMAGE_TTL": "123", "WEBIMAGE_ALLOW_LOOPBACK_SOURCES": "1", "PATH": "/usr/bin:/bin"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -72,6 +72,22 @@ struct ServeCommandTests {
         let refused = try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/insecure" + path])
         #expect(refused == "403")
         try await origin.shutdown()
+    }
+
+    @Test func refusesBadKeysAndPresetsAtStartup() throws {
+        let executable = try #require(Self.executable, "webimage was not built next to the tests")
+        for arguments in [
+            ["--key", "zz", "--salt", "00"], ["--key", "00"], ["--preset", "bad=w:x"], ["--timeout", "nan"],
+        ] {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["serve", "--port", "0", "--no-cache"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus != 0, "\(arguments)")
+        }
     }
 
     /// The signature of `path` with key 0x0011 and salt 0x2233, computed by openssl as a user would.

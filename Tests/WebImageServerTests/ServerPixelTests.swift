@@ -21,6 +21,19 @@ struct ServerPixelTests {
         }
     }
 
+    @Test func shrinkOnLoadKeepsImgproxysSizes() async throws {
+        try await ServerHarness.run { harness in
+            let big = "/fixtures/corpus/images/gen_12mp.jpg"
+            for (options, width, height) in [
+                ("w:100", 100, 75), ("rs:fill:120:80/g:sm", 120, 80), ("rs:fit:333:333/rot:90", 250, 333),
+                ("rs:fill:50:50/ex:1", 50, 50), ("c:1000:1000/w:10", 10, 10),
+            ] {
+                let image = try ServerHarness.image(try await harness.get(harness.url(options, big)))
+                #expect((image.width, image.height) == (width, height), "\(options)")
+            }
+        }
+    }
+
     @Test func fillCropsByGravity() async throws {
         try await ServerHarness.run { harness in
             // geometry.png: left half red, right half blue.

@@ -36,8 +36,9 @@ struct ImageProcessor: Sendable {
         guard !overflow, !overflow2, total <= limits.maxSourceResolution else {
             throw ImageServerError(status: 422, "source image resolution is too big")
         }
+        let planned = plannedGeometry(info, options: options)
         let decoding = DecodingOptions(
-            firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
+            targetSize: Self.shrinkTarget(planned), firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
             limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution))
         var image: Image
         do { image = try coders.decode(data, options: decoding) } catch { throw Self.unprocessable(error) }
@@ -50,19 +51,43 @@ struct ImageProcessor: Sendable {
         guard coders.canEncode(format) else {
             throw ImageServerError(status: 422, "the \(format.name) format cannot be written")
         }
-        return try render(image, options: options, format: format)
+        return try render(image, options: options, format: format, planned: planned)
+    }
+
+    /// The geometry from the header's size: upright when auto-rotating, then turned by `rotate`.
+    private func plannedGeometry(_ info: ImageInfo, options: ProcessingOptions) -> ResultGeometry {
+        var size = options.autoRotate ? info.uprightSize : PixelSize(width: info.width, height: info.height)
+        if options.rotate % 180 == 90 { size = PixelSize(width: size.height, height: size.width) }
+        return GeometryCalculator.geometry(
+            source: size, options: options, maxResultDimension: limits.maxResultDimension)
+    }
+
+    /// Shrink-on-load: when nothing is cut in source pixels, the decoder may decode smaller, as long as it covers
+    /// the scaled size; a square target covers it whatever the orientation. The geometry stays the planned one.
+    static func shrinkTarget(_ planned: ResultGeometry) -> PixelSize? {
+        let scaled = planned.scaledSize
+        guard planned.crop == nil, scaled.width < planned.sourceSize.width, scaled.height < planned.sourceSize.height
+        else { return nil }
+        let side = max(scaled.width, scaled.height)
+        return PixelSize(width: side, height: side)
     }
 
     private func render(
-        _ source: Image, options: ProcessingOptions, format: ImageFormat
+        _ source: Image, options: ProcessingOptions, format: ImageFormat, planned: ResultGeometry
     ) throws(ImageServerError) -> ProcessedImage {
         var image = source
         if options.rotate != 0 {
             let rotate = Rotate(degrees: Double(options.rotate))
             image = try Self.library { () throws(WebImageError) in try rotate.transform(source) }
         }
-        let geometry = GeometryCalculator.geometry(
-            source: image.size, options: options, maxResultDimension: limits.maxResultDimension)
+        // A shrunk decode keeps the planned geometry (scaling goes straight to its scaled size); otherwise the decoded
+        // size is the header's, and anything else (a header that lied) is planned again from the pixels.
+        let shrunk = Self.shrinkTarget(planned) != nil
+        let geometry =
+            shrunk || image.size == planned.sourceSize
+            ? planned
+            : GeometryCalculator.geometry(
+                source: image.size, options: options, maxResultDimension: limits.maxResultDimension)
         try checkWork(geometry, frames: image.frames.count)
         let applier = GeometryApplier(
             geometry: geometry, blur: options.blur, sharpen: options.sharpen, background: options.background)

@@ -1,7 +1,7 @@
 # The two commands of the README: `make demo` (the main job) and `make test` (the tests).
 # Both install the system libraries they need with apt when they are missing (Debian; run as root or with sudo).
 
-APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev nginx-light
+APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev nginx-light curl openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 
@@ -65,7 +65,7 @@ fuzz-smoke:
 
 # Formatting, as `.swift-format` says (swift-format ships with the toolchain).
 lint:
-	swift format lint --strict -r Sources Tests/WebImageTests Tests/WebImageStoresTests Tests/webimage-cache-writer Benchmarks/Sources Fuzz
+	swift format lint --strict -r Sources Tests/WebImageTests Tests/WebImageServerTests Tests/WebImageStoresTests Tests/webimage-cache-writer Benchmarks/Sources Fuzz
 
 # Runs the corpus's own checker over `webimage fetch` (needs numpy and Pillow).
 conformance: deps

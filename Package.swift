@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageTesting", targets: ["WebImageTesting"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
         .library(name: "WebImageStores", targets: ["WebImageStores"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -67,11 +69,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "WebImageServer",
+            dependencies: [
+                "WebImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageTesting",  // the test image server, for `webimage demo`
+                "WebImage", "WebImageServer", "WebImageTesting",  // the test image server, for `webimage demo`
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),
@@ -95,6 +110,16 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: ["WebImage", "WebImageTesting", "webimage-cache-writer", "webimage"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WebImageServerTests",
+            dependencies: [
+                "WebImageServer", "WebImage", "WebImageTesting", "webimage",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         // Talks to real SeaweedFS and nginx processes (installed by `make test`).

@@ -13,9 +13,13 @@ struct WebImageCommand: AsyncParsableCommand {
               webimage prefetch --file urls.txt
               webimage cache info
               webimage info anim.gif --durations
+              webimage serve --key KEY --salt SALT
 
             \(ExitStatus.help)
             """,
-        subcommands: [FetchCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self, DemoCommand.self]
+        subcommands: [
+            FetchCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self, DemoCommand.self,
+            ServeCommand.self,
+        ]
     )
 }

@@ -9,7 +9,8 @@ extension HTTPImageLoader {
     typealias TransferProgress = @Sendable (_ received: Int, _ expected: Int?, _ data: () -> Data) -> Void
 
     /// Performs the HTTP exchange of `key` within its timeout (AsyncHTTPClient's deadline covers the whole
-    /// exchange, body included): follows redirects, streams and limits the body.
+    /// exchange, body included): follows redirects, streams and limits the body. Each hop's address is checked
+    /// against ``Configuration/addressPolicy`` before it connects.
     func transfer(
         _ key: DownloadKey, client: HTTPClient, progress: @escaping TransferProgress
     ) async throws -> ImageResponse {
@@ -22,10 +23,14 @@ extension HTTPImageLoader {
             var fields = HTTPHeaders()
             for field in headers { fields.add(name: field.name, value: field.value) }
             let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: fields)
+            let hop = try await route(
+                request, url: url, client: client, allowsInvalidCertificates: key.allowsInvalidCertificates,
+                deadline: deadline)
+            defer { finish(hop) }
             let collector = ResponseCollector(url: url, limit: key.maxBodySize, progress: progress)
             let outcome: ResponseCollector.Outcome
             do {
-                let task = client.execute(request: request, delegate: collector, deadline: deadline)
+                let task = hop.client.execute(request: request, delegate: collector, deadline: deadline)
                 outcome = try await withTaskCancellationHandler {
                     try await task.futureResult.get()
                 } onCancel: {

@@ -8,6 +8,8 @@ import NIOCore
 /// The queue admits ``Configuration/maxConcurrentDownloads`` at a time, by priority then FIFO or LIFO order.
 /// Concurrent loads of the same request are one download: each caller gets its own progress and result, a caller
 /// that is cancelled leaves the others running, and the last one out cancels the download and closes its connection.
+/// Redirects are followed by the loader, hop by hop; ``Configuration/addressPolicy`` checks each hop's address where
+/// its connection is made (see ``SourceAddressPolicy``).
 ///
 /// ```swift
 /// let loader = HTTPImageLoader()
@@ -23,6 +25,10 @@ public final class HTTPImageLoader: ImageLoading {
         public var order: ImageDownloadOrder = .fifo
         /// How long opening a connection may take; default 10 s.
         public var connectTimeout: Duration = .seconds(10)
+        /// Which addresses connections may go to, checked at every connection and redirect hop; default
+        /// ``SourceAddressPolicy/unrestricted`` (no check, no extra resolution). A refused address fails the load
+        /// with ``WebImageError/Code/forbiddenSource`` before any connection to it is started.
+        public var addressPolicy: SourceAddressPolicy = .unrestricted
 
         /// The defaults.
         public init() {}
@@ -60,11 +66,24 @@ public final class HTTPImageLoader: ImageLoading {
     private let queue: DownloadQueue
     private let coalescer: DownloadCoalescer
     let changed = ChangeSignal()
+    /// Resolves host names for ``Configuration/addressPolicy``.
+    let resolver: HostResolver
+    /// The clients pinned to checked addresses, for ``Configuration/addressPolicy``.
+    let pinnedClients: PinnedClients
 
     /// Creates a loader with its own `HTTPClient` on the shared NIO event loop group.
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, resolver: .system)
+    }
+
+    /// Creates a loader that resolves host names with `resolver`; tests use it to stay off DNS.
+    init(configuration: Configuration, resolver: HostResolver) {
         self.configuration = configuration
+        self.resolver = resolver
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.clientConfiguration(configuration))
+        pinnedClients = PinnedClients { allowsInvalidCertificates in
+            Self.clientConfiguration(configuration, allowsInvalidCertificates: allowsInvalidCertificates)
+        }
         clients = Locked((nil, false))
         queue = DownloadQueue(
             maxConcurrent: configuration.maxConcurrentDownloads, order: configuration.order, changed: changed)
@@ -141,6 +160,7 @@ public final class HTTPImageLoader: ImageLoading {
         guard let insecure else { return }
         try await client.shutdown()
         try await insecure?.shutdown()
+        try await pinnedClients.shutdown()
     }
 
     deinit {
@@ -148,6 +168,7 @@ public final class HTTPImageLoader: ImageLoading {
         guard !isShutDown else { return }
         client.shutdown { _ in }
         insecure?.shutdown { _ in }
+        pinnedClients.shutdownInBackground()
     }
 
     /// The body of a download's task: waits for a slot, transfers, and hands the result to every caller.
@@ -172,10 +193,7 @@ public final class HTTPImageLoader: ImageLoading {
         guard key.allowsInvalidCertificates else { return client }
         return clients.withLock { clients in
             if let insecure = clients.insecure { return insecure }
-            let base = Self.clientConfiguration(self.configuration)
-            var configuration = HTTPClient.Configuration(
-                certificateVerification: .none, redirectConfiguration: .disallow, timeout: base.timeout)
-            configuration.connectionPool = base.connectionPool
+            let configuration = Self.clientConfiguration(self.configuration, allowsInvalidCertificates: true)
             let created = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             if clients.isShutDown {
                 created.shutdown { _ in }  // loads fail with alreadyShutdown, as on the main client
@@ -186,12 +204,19 @@ public final class HTTPImageLoader: ImageLoading {
         }
     }
 
-    private static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {
-        return HTTPClient.Configuration(
+    /// The settings of every `HTTPClient` of a loader; the loader follows redirects itself.
+    private static func clientConfiguration(
+        _ configuration: Configuration, allowsInvalidCertificates: Bool = false
+    ) -> HTTPClient.Configuration {
+        var client = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             connectionPool: .init(
                 idleTimeout: .seconds(60),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads)))
+        if allowsInvalidCertificates {
+            client.tlsConfiguration = HTTPClient.Configuration(certificateVerification: .none).tlsConfiguration
+        }
+        return client
     }
 }

@@ -1,0 +1,109 @@
+import WebImage
+
+/// imgproxy's `calcScale`, `calcSizes` and `limitScale`, on the size to scale (the source after the crop).
+struct ScaleState {
+    let options: ProcessingOptions
+    let toScale: PixelSizeValues
+    var wScale = 1.0
+    var hScale = 1.0
+    var dprScale = 1.0
+    var targetWidth = 0
+    var targetHeight = 0
+    var scaledWidth = 0
+    var scaledHeight = 0
+    var resultCropWidth = 0
+    var resultCropHeight = 0
+
+    typealias PixelSizeValues = (width: Int, height: Int)
+
+    init(options: ProcessingOptions, toScale size: PixelSize) {
+        self.options = options
+        toScale = (size.width, size.height)
+        calcScale()
+        calcSizes()
+    }
+
+    private mutating func calcScale() {
+        let o = options
+        var wShrink = 1.0
+        var hShrink = 1.0
+        let srcW = Double(toScale.width)
+        let srcH = Double(toScale.height)
+        let dstW = o.width != 0 ? Double(o.width) : srcW
+        let dstH = o.height != 0 ? Double(o.height) : srcH
+        if dstW != srcW { wShrink = srcW / dstW }
+        if dstH != srcH { hShrink = srcH / dstH }
+        if wShrink != 1 || hShrink != 1 {
+            var type = o.resizingType
+            if type == .auto {
+                let srcD = srcW - srcH
+                let dstD = dstW - dstH
+                type = (srcD >= 0 && dstD >= 0) || (srcD < 0 && dstD < 0) ? .fill : .fit
+            }
+            if o.width == 0 && type != .force {
+                wShrink = hShrink
+            } else if o.height == 0 && type != .force {
+                hShrink = wShrink
+            } else if type == .fit {
+                wShrink = max(wShrink, hShrink)
+                hShrink = wShrink
+            } else if type == .fill || type == .fillDown {
+                wShrink = min(wShrink, hShrink)
+                hShrink = wShrink
+            }
+        }
+        dprScale = o.dpr
+        if !o.enlarge {
+            let minShrink = min(wShrink, hShrink)
+            if minShrink < 1 {
+                wShrink /= minShrink
+                hShrink /= minShrink
+                if !o.extend { dprScale /= minShrink }
+            }
+            dprScale = min(dprScale, min(wShrink, hShrink))
+        }
+        wShrink /= dprScale
+        hShrink /= dprScale
+        wShrink = min(wShrink, srcW)
+        hShrink = min(hShrink, srcH)
+        wScale = 1 / wShrink
+        hScale = 1 / hShrink
+    }
+
+    mutating func calcSizes() {
+        let o = options
+        targetWidth = PixelMath.scale(o.width, dprScale)
+        targetHeight = PixelMath.scale(o.height, dprScale)
+        scaledWidth = PixelMath.scale(toScale.width, wScale)
+        scaledHeight = PixelMath.scale(toScale.height, hScale)
+        resultCropWidth = targetWidth
+        resultCropHeight = targetHeight
+        guard o.resizingType == .fillDown, !o.enlarge, scaledWidth > 0, scaledHeight > 0 else { return }
+        let diffW = Double(targetWidth) / Double(scaledWidth)
+        let diffH = Double(targetHeight) / Double(scaledHeight)
+        if diffW > diffH && diffW > 1 {
+            resultCropHeight = PixelMath.scale(scaledWidth, Double(targetHeight) / Double(targetWidth))
+            resultCropWidth = scaledWidth
+        } else if diffH > diffW && diffH > 1 {
+            resultCropWidth = PixelMath.scale(scaledHeight, Double(targetWidth) / Double(targetHeight))
+            resultCropHeight = scaledHeight
+        }
+    }
+
+    /// Scales down so that the result's longest side is at most `maxDimension` (0 = no limit).
+    mutating func limit(_ maxDimension: Int) {
+        guard maxDimension > 0 else { return }
+        var outWidth = PixelMath.minNonZero(scaledWidth, resultCropWidth)
+        var outHeight = PixelMath.minNonZero(scaledHeight, resultCropHeight)
+        if options.extend {
+            outWidth = max(outWidth, targetWidth)
+            outHeight = max(outHeight, targetHeight)
+        }
+        guard outWidth > maxDimension || outHeight > maxDimension else { return }
+        let downScale = Double(maxDimension) / Double(max(outWidth, outHeight))
+        wScale = max(wScale * downScale, 1 / Double(toScale.width))
+        hScale = max(hScale * downScale, 1 / Double(toScale.height))
+        dprScale *= downScale
+        calcSizes()
+    }
+}

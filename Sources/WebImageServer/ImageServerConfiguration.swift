@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+import WebImage
+
+/// Everything an ``ImageServer`` is built from; `Sendable`, so one value can build servers anywhere.
+public struct ImageServerConfiguration: Sendable {
+    /// The URL signer; `nil` accepts any signature (imgproxy without a key).
+    public var signer: URLSigner?
+    /// Named option lists; `default` applies to every request.
+    public var presets = Presets()
+    /// When not empty, a source must start with one of these prefixes.
+    public var allowedSources: [String] = []
+    /// The directory `local://` sources are read from; `nil` refuses `local://`.
+    public var localRoot: URL?
+    /// The disk cache directory for originals and results; `nil` uses the library's default directory for the
+    /// `webimage-serve` namespace.
+    public var cacheDirectory: URL?
+    /// Whether anything is cached at all (`--no-cache` turns it off).
+    public var cachesResults = true
+    /// The limits checked before the work they guard.
+    public var limits = ServerLimits()
+    /// `Cache-Control: max-age` of results, in seconds. Default one year.
+    public var ttl = 31_536_000
+    /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format. Default on.
+    public var autoWebP = true
+    /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
+    /// rules). Default: public addresses only.
+    public var addressPolicy = SourceAddressPolicy.publicOnly
+    /// Where the server logs.
+    public var logger = Logger(label: "webimage.serve")
+
+    /// The defaults: no key, no presets, any http(s) source on a public address, in-memory caching.
+    public init() {}
+}

@@ -1,0 +1,26 @@
+/// Why the server refuses or fails a request: an HTTP status and a short message safe to show to any client.
+///
+/// Messages name the option, the argument or the rule that failed; they never carry the origin's body or headers,
+/// local paths, secrets or stack traces.
+public struct ImageServerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status the server answers with.
+    public let status: Int
+    /// A one-line explanation for the client.
+    public let message: String
+
+    /// Creates an error.
+    public init(status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { "\(status): \(message)" }
+
+    /// A malformed path, option or argument: 404, as imgproxy answers.
+    static func invalid(_ message: String) -> ImageServerError { ImageServerError(status: 404, message) }
+
+    /// An argument `value` of `option` that is not what it must be (`expected`).
+    static func argument(_ option: String, _ value: String, _ expected: String) -> ImageServerError {
+        invalid("invalid \(option) argument \"\(value.prefix(64))\": expected \(expected)")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import WebImage
+
+/// What an imgproxy-format path asks for: the options, the source URL and the format named by its extension.
+public struct ImageURLRequest: Sendable, Hashable {
+    /// The processing options, the extension's format included.
+    public var options: ProcessingOptions
+    /// The source URL as given (after percent- or base64-decoding).
+    public var source: String
+}
+
+/// Turns `/{signature}/{options}/plain/{url}[@ext]` or `/{signature}/{options}/{base64 url}[.ext]` into an
+/// ``ImageURLRequest``, checking the signature first: a bad signature does no other work.
+public struct ImageURLParser: Sendable {
+    /// The signer; `nil` accepts any signature.
+    public let signer: URLSigner?
+    let options: OptionsParser
+
+    /// A parser with an optional signer and presets.
+    public init(signer: URLSigner?, presets: Presets = Presets()) {
+        self.signer = signer
+        options = OptionsParser(presets: presets)
+    }
+
+    /// Parses `path` (percent-encoded, without the query string, starting with `/`) at Unix time `now`.
+    ///
+    /// - Throws: ``ImageServerError``: 403 for a bad signature, 404 for a malformed path, option or argument.
+    public func parse(_ path: String, now: Int) throws(ImageServerError) -> ImageURLRequest {
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        guard let slash = trimmed.firstIndex(of: "/") else { throw .invalid("invalid path") }
+        let signature = String(trimmed[..<slash])
+        let rest = Self.redenormalize(String(trimmed[trimmed.index(after: slash)...]))
+        guard !signature.isEmpty, !rest.isEmpty else { throw .invalid("invalid path") }
+        if let signer {
+            guard signer.verify(signature, for: "/" + rest) else {
+                throw ImageServerError(status: 403, "invalid signature")
+            }
+        } else if signature.contains(":") {
+            throw ImageServerError(status: 403, "malformed signature: the path must start with a signature")
+        }
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if ResizingType(rawValue: parts[0]) != nil {
+            throw .invalid("the deprecated basic URL format is not supported")
+        }
+        let (urlOptions, urlParts) = URLOption.split(parts)
+        var processing = try options.parse(urlOptions, now: now)
+        let (source, ext) = try Self.decodeSource(urlParts)
+        if let ext { processing.format = try OutputFormat.named(ext, option: "extension") }
+        return ImageURLRequest(options: processing, source: source)
+    }
+
+    /// The source URL and the extension, from the path segments after the options.
+    static func decodeSource(_ parts: [String]) throws(ImageServerError) -> (String, String?) {
+        guard !parts.isEmpty else { throw .invalid("image URL is empty") }
+        if parts[0] == "plain" && parts.count > 1 {
+            let joined = parts.dropFirst().joined(separator: "/")
+            let halves = joined.split(separator: "@", omittingEmptySubsequences: false)
+            guard !halves[0].isEmpty else { throw .invalid("image URL is empty") }
+            guard halves.count <= 2 else { throw .invalid("multiple formats are specified") }
+            guard let source = String(halves[0]).removingPercentEncoding else {
+                throw .invalid("invalid URL encoding")
+            }
+            return (source, halves.count == 2 && !halves[1].isEmpty ? String(halves[1]) : nil)
+        }
+        let joined = parts.joined()
+        let halves = joined.split(separator: ".", omittingEmptySubsequences: false)
+        guard !halves[0].isEmpty else { throw .invalid("image URL is empty") }
+        guard halves.count <= 2 else { throw .invalid("multiple formats are specified") }
+        guard let data = OptionArguments.base64URL(String(halves[0])), let source = String(data: data, encoding: .utf8)
+        else {
+            throw .invalid("invalid URL encoding")
+        }
+        return (source, halves.count == 2 && !halves[1].isEmpty ? String(halves[1]) : nil)
+    }
+
+    /// Undoes what proxies do to paths: `%3A` in the options back to `:`, `scheme:/host` back to `scheme://host`.
+    static func redenormalize(_ path: String) -> String {
+        var options = ""
+        var plain: String?
+        if path.hasPrefix("plain/") {
+            plain = String(path.dropFirst(6))
+        } else if let range = path.range(of: "/plain/") {
+            options = String(path[..<range.lowerBound])
+            plain = String(path[range.upperBound...])
+        } else {
+            options = path
+        }
+        options = options.replacingOccurrences(of: "%3A", with: ":")
+        guard var url = plain else { return options.hasPrefix("/") ? String(options.dropFirst()) : options }
+        if let colon = url.firstIndex(of: ":"), !url[..<colon].contains(where: { $0 == " " || $0 == "/" }),
+            !url[..<colon].isEmpty, url[colon...].hasPrefix(":/"), !url[colon...].hasPrefix("://")
+        {
+            let scheme = url[..<colon]
+            let after = url[url.index(colon, offsetBy: 2)...]
+            url = String(scheme) + (scheme == "local" ? ":///" : "://") + String(after)
+        }
+        let joined = options + "/plain/" + url
+        return joined.hasPrefix("/") ? String(joined.dropFirst()) : joined
+    }
+}

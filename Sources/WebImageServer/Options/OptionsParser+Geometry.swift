@@ -1,0 +1,75 @@
+/// The options that shape the geometry: resize, size, extend, gravity, crop.
+extension OptionsParser {
+    func resizingType(_ args: [String]) throws(ImageServerError) -> ResizingType {
+        try OptionArguments.ensureMax("resizing_type", args, 1)
+        guard let type = ResizingType(rawValue: args[0]) else {
+            throw .argument("resizing_type", args[0], "fit, fill, fill-down, force or auto")
+        }
+        return type
+    }
+
+    func applyResize(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+        try OptionArguments.ensureMax("resize", args, 8)
+        if !args[0].isEmpty { o.resizingType = try resizingType([args[0]]) }
+        if args.count > 1 { try applySize(Array(args.dropFirst()), to: &o) }
+    }
+
+    func applySize(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+        try OptionArguments.ensureMax("size", args, 7)
+        if args.count >= 1, !args[0].isEmpty { o.width = try OptionArguments.nonNegativeInteger("width", args[0]) }
+        if args.count >= 2, !args[1].isEmpty { o.height = try OptionArguments.nonNegativeInteger("height", args[1]) }
+        if args.count >= 3, !args[2].isEmpty { o.enlarge = OptionArguments.bool(args[2]) }
+        if args.count >= 4, !args[3].isEmpty { try applyExtend(Array(args.dropFirst(3)), to: &o) }
+    }
+
+    func applyExtend(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+        try OptionArguments.ensureMax("extend", args, 4)
+        o.extend = OptionArguments.bool(args[0])
+        if args.count > 1 {
+            o.extendGravity = try gravity(
+                "extend gravity", Array(args.dropFirst()), current: o.extendGravity, allowsSmart: false)
+        }
+    }
+
+    func applyCrop(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+        o.cropWidth = try OptionArguments.nonNegativeFloat("crop width", args[0])
+        if args.count > 1 { o.cropHeight = try OptionArguments.nonNegativeFloat("crop height", args[1]) }
+        if args.count > 2 {
+            o.cropGravity = try gravity(
+                "crop gravity", Array(args.dropFirst(2)), current: o.cropGravity ?? .center, allowsSmart: true)
+        }
+    }
+
+    /// `type[:x[:y]]`; `sm` takes no offsets, `fp` exactly two in 0...1. Offsets not given keep their value.
+    func gravity(
+        _ option: String, _ args: [String], current: GravityOption, allowsSmart: Bool
+    ) throws(ImageServerError) -> GravityOption {
+        guard let kind = GravityOption.Kind(rawValue: args[0]), allowsSmart || kind != .smart else {
+            let names = GravityOption.Kind.allCases.filter { allowsSmart || $0 != .smart }.map(\.rawValue)
+            throw .argument(option, args[0], names.joined(separator: ", "))
+        }
+        var result = GravityOption(kind, x: current.x, y: current.y)
+        switch kind {
+        case .smart:
+            guard args.count == 1 else { throw .invalid("invalid \(option) arguments: sm takes none") }
+            return GravityOption(.smart)
+        case .focusPoint:
+            guard args.count == 3 else { throw .invalid("invalid \(option) arguments: fp needs x and y") }
+        default:
+            try OptionArguments.ensureMax(option, args, 3)
+        }
+        if args.count > 1, !args[1].isEmpty { result.x = try offset(option + " x", args[1], kind) }
+        if args.count > 2, !args[2].isEmpty { result.y = try offset(option + " y", args[2], kind) }
+        return result
+    }
+
+    private func offset(
+        _ option: String, _ value: String, _ kind: GravityOption.Kind
+    ) throws(ImageServerError) -> Double {
+        let number = try OptionArguments.float(option, value)
+        guard kind != .focusPoint || (0...1).contains(number) else {
+            throw .argument(option, value, "a number in 0-1")
+        }
+        return number
+    }
+}

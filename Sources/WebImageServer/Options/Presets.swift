@@ -1,0 +1,46 @@
+/// Named option lists (`--preset NAME=OPTIONS`), imgproxy's presets; `default` applies to every request.
+public struct Presets: Sendable, Hashable {
+    var table: [String: [URLOption]]
+
+    /// No presets.
+    public init() { table = [:] }
+
+    /// Parses `NAME=opt:arg/opt:arg` definitions; blank lines and `#` comments are skipped.
+    ///
+    /// - Throws: ``ImageServerError`` (status 404 kind) naming the first bad definition, or the first preset whose
+    ///   options do not parse.
+    public init(definitions: [String]) throws(ImageServerError) {
+        table = [:]
+        for definition in definitions {
+            let trimmed = definition.trimmingSpaces
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let halves = trimmed.split(separator: "=", omittingEmptySubsequences: false)
+            guard halves.count == 2 else { throw .invalid("invalid preset definition: \(trimmed)") }
+            let name = String(halves[0]).trimmingSpaces
+            let value = String(halves[1]).trimmingSpaces
+            guard !name.isEmpty, !value.isEmpty else { throw .invalid("empty preset name or value: \(trimmed)") }
+            let (options, rest) = URLOption.split(value.split(separator: "/").map(String.init))
+            guard rest.isEmpty else { throw .invalid("invalid preset value: \(trimmed)") }
+            table[name] = options
+        }
+        let parser = OptionsParser(presets: self)
+        for (name, options) in table {
+            var processing = ProcessingOptions()
+            do {
+                try parser.apply(options, to: &processing, usedPresets: [name], now: 0)
+            } catch {
+                throw .invalid("error in preset \(name): \(error.message)")
+            }
+        }
+    }
+
+    /// The preset names.
+    public var names: [String] { table.keys.sorted() }
+}
+
+extension String {
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import WebImage
+
+/// Everything a URL asks of one image, after presets: imgproxy's processing options with their defaults.
+///
+/// Hashable, and ``cacheIdentity`` is a canonical text of every field that changes the result, so two URLs that
+/// mean the same image share one cache entry.
+public struct ProcessingOptions: Sendable, Hashable {
+    /// How the image fits the requested size.
+    public var resizingType: ResizingType = .fit
+    /// Requested width in pixels; 0 = derived from the height (or the source).
+    public var width = 0
+    /// Requested height in pixels; 0 = derived from the width (or the source).
+    public var height = 0
+    /// Device pixel ratio: multiplies the requested size.
+    public var dpr = 1.0
+    /// Whether the image may get larger than the source.
+    public var enlarge = false
+    /// Whether the result is placed on a canvas of the requested size.
+    public var extend = false
+    /// Where the image sits on the extended canvas.
+    public var extendGravity = GravityOption.center
+    /// Where `fill` crops.
+    public var gravity = GravityOption.center
+    /// Crop width before resizing: pixels when at least 1, a fraction of the source below that, 0 = none.
+    public var cropWidth = 0.0
+    /// Crop height, as ``cropWidth``.
+    public var cropHeight = 0.0
+    /// Where the crop sits; `nil` = the same as ``gravity``.
+    public var cropGravity: GravityOption?
+    /// Clockwise rotation in degrees, a multiple of 90, normalised to 0, 90, 180 or 270.
+    public var rotate = 0
+    /// Background for flattening transparency (and for the extended canvas when the output has no alpha).
+    public var background: RGBA?
+    /// Gaussian blur sigma; 0 = none.
+    public var blur = 0.0
+    /// Sharpen sigma; 0 = none.
+    public var sharpen = 0.0
+    /// Output quality 1 to 100; 0 = the server's default.
+    public var quality = 0
+    /// Per-format quality.
+    public var formatQuality: [ImageFormat: Int] = [:]
+    /// The requested output format; `nil` = chosen by the server.
+    public var format: ImageFormat?
+    /// Whether metadata is removed (results never carry any: the encoders write none).
+    public var stripMetadata = true
+    /// Whether the EXIF orientation is applied.
+    public var autoRotate = true
+    /// Changes the cache identity only.
+    public var cacheBuster = ""
+    /// Unix time after which the URL answers 404; `nil` = never.
+    public var expires: Int?
+    /// The file name (without extension) for `Content-Disposition`; empty = the source's stem.
+    public var filename = ""
+    /// `Content-Disposition: attachment` instead of `inline`.
+    public var returnAttachment = false
+    /// Presets applied, in order, for logs and tests.
+    public var usedPresets: [String] = []
+
+    /// The defaults.
+    public init() {}
+
+    /// The crop gravity in effect.
+    public var effectiveCropGravity: GravityOption { cropGravity ?? gravity }
+
+    /// A canonical text of every option that changes the result's pixels or encoding (not the response headers).
+    public var cacheIdentity: String {
+        var parts = [
+            "rt:\(resizingType.rawValue)", "s:\(width):\(height)", "dpr:\(dpr)", "el:\(enlarge)",
+            "ex:\(extend):\(extendGravity)", "g:\(gravity)", "c:\(cropWidth):\(cropHeight):\(effectiveCropGravity)",
+            "rot:\(rotate)", "bl:\(blur)", "sh:\(sharpen)", "q:\(quality)", "sm:\(stripMetadata)", "ar:\(autoRotate)",
+        ]
+        if let background { parts.append("bg:\(background.red):\(background.green):\(background.blue)") }
+        for (format, value) in formatQuality.sorted(by: { $0.key.name < $1.key.name }) {
+            parts.append("fq:\(format.name):\(value)")
+        }
+        if !cacheBuster.isEmpty { parts.append("cb:\(cacheBuster)") }
+        return parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,74 @@
+import WebImage
+
+/// Moves the pixels as a ``ResultGeometry`` says: crop, scale, crop to the result, filters, extend.
+///
+/// Smart crops are placed once, on the first frame, and every frame of an animation is cut the same way.
+struct GeometryApplier {
+    let geometry: ResultGeometry
+    let blur: Double
+    let sharpen: Double
+    /// The colour of the extended canvas; transparent when `nil`.
+    let background: RGBA?
+
+    func apply(to image: Image) throws(WebImageError) -> Image {
+        var frames = image.frames
+        if let crop = geometry.crop {
+            let rect = resolve(crop, in: frames[0].pixels)
+            frames = frames.map { ImageFrame(pixels: $0.pixels.cropped(to: rect), duration: $0.duration) }
+        }
+        let opaque = image.isOpaque
+        let resampler = Resampler(filter: .lanczos3)
+        frames = frames.map {
+            ImageFrame(
+                pixels: resampler.resample($0.pixels, to: geometry.scaledSize, opaque: opaque), duration: $0.duration)
+        }
+        if let crop = geometry.resultCrop {
+            let rect = resolve(crop, in: frames[0].pixels)
+            frames = frames.map { ImageFrame(pixels: $0.pixels.cropped(to: rect), duration: $0.duration) }
+        }
+        var filters: [any PixelTransforming] = []
+        // The library refuses radii past Blur.maximumRadius (their cost grows with the radius); the server caps them.
+        if blur > 0 { filters.append(Blur(radius: min(blur, Blur.maximumRadius))) }
+        if sharpen > 0 { filters.append(Sharpen(sigma: min(sharpen, Blur.maximumRadius))) }
+        for filter in filters {
+            var filtered: [ImageFrame] = []
+            for frame in frames {
+                filtered.append(ImageFrame(pixels: try filter.transform(frame.pixels), duration: frame.duration))
+            }
+            frames = filtered
+        }
+        if let canvas = geometry.canvas {
+            frames = frames.map { ImageFrame(pixels: embed($0.pixels, on: canvas), duration: $0.duration) }
+        }
+        return Image(frames: frames, loopCount: image.loopCount, format: image.format)
+    }
+
+    private func resolve(_ crop: ResultGeometry.CropStep, in pixels: PixelBuffer) -> PixelRect {
+        switch crop {
+        case .rect(let rect): rect
+        case .smart(let size): SmartCrop.rect(of: size, in: pixels)
+        }
+    }
+
+    /// `pixels` placed at the canvas offset on a canvas of the background colour.
+    private func embed(_ pixels: PixelBuffer, on canvas: ResultGeometry.Canvas) -> PixelBuffer {
+        let fill = background ?? .clear
+        let x = max(0, min(canvas.x, canvas.size.width - pixels.width))
+        let y = max(0, min(canvas.y, canvas.size.height - pixels.height))
+        return pixels.bytes.withUnsafeBufferPointer { source in
+            PixelBuffer(width: canvas.size.width, height: canvas.size.height) { output in
+                for index in stride(from: 0, to: output.count, by: 4) {
+                    output[index] = fill.red
+                    output[index + 1] = fill.green
+                    output[index + 2] = fill.blue
+                    output[index + 3] = fill.alpha
+                }
+                let rowBytes = pixels.width * 4
+                for row in 0..<pixels.height {
+                    let to = ((y + row) * canvas.size.width + x) * 4
+                    for offset in 0..<rowBytes { output[to + offset] = source[row * rowBytes + offset] }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Which sources the server fetches: `http`/`https`, `local://` under the root only, `--allowed-sources` prefixes.
+struct SourcePolicy: Sendable {
+    let allowedSources: [String]
+    /// The resolved (symlink-free) local root.
+    let localRoot: URL?
+
+    init(allowedSources: [String], localRoot: URL?) {
+        self.allowedSources = allowedSources
+        self.localRoot = localRoot.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
+    }
+
+    /// The URL to load for `source`, or a 404 naming the rule that refuses it.
+    func url(for source: String) throws(ImageServerError) -> URL {
+        if !allowedSources.isEmpty, !allowedSources.contains(where: { source.hasPrefix($0) }) {
+            throw .invalid("source is not allowed")
+        }
+        guard let url = URL(string: source), let scheme = url.scheme?.lowercased() else {
+            throw .invalid("invalid source URL")
+        }
+        switch scheme {
+        case "http", "https":
+            guard let host = url.host, !host.isEmpty else { throw .invalid("invalid source URL") }
+            return url
+        case "local":
+            return try localURL(source)
+        default:
+            throw .invalid("unknown source scheme \(scheme.prefix(16))")
+        }
+    }
+
+    /// `local:///path` as a file under the root: no `..`, no encoded traversal, no symlink leading outside.
+    private func localURL(_ source: String) throws(ImageServerError) -> URL {
+        guard let root = localRoot else { throw .invalid("local sources are not enabled") }
+        var path = String(source.dropFirst("local://".count))
+        if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<query]) }
+        guard let decoded = path.removingPercentEncoding, !decoded.contains("\0") else {
+            throw .invalid("invalid local path")
+        }
+        let components = decoded.split(separator: "/", omittingEmptySubsequences: true)
+        guard !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." }) else {
+            throw .invalid("local path is outside the root")
+        }
+        let file = components.reduce(root) { $0.appendingPathComponent(String($1)) }
+        let resolved = file.resolvingSymlinksInPath().standardizedFileURL
+        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        guard resolved.path.hasPrefix(rootPath) else { throw .invalid("local path is outside the root") }
+        return resolved
+    }
+}

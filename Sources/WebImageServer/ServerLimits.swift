@@ -1,0 +1,26 @@
+import Foundation
+
+/// The limits the server checks before the work they guard.
+public struct ServerLimits: Sendable, Hashable {
+    /// The largest source download in bytes. Default 50 MiB (imgproxy has none by default).
+    public var maxSourceFileSize = 50 * 1024 * 1024
+    /// The most source pixels, width × height × frames, read from the header. Default 50 megapixels.
+    public var maxSourceResolution = 50_000_000
+    /// The most animation frames kept; later frames are dropped, as imgproxy does. Default 100.
+    public var maxAnimationFrames = 100
+    /// The longest side of a result; larger results are scaled down to it, as imgproxy's `max_result_dimension`.
+    /// Default 8192.
+    public var maxResultDimension = 8192
+    /// How long a source download may take. Default 10 s.
+    public var downloadTimeout: Duration = .seconds(10)
+    /// How long a whole request may take before the server answers 503. Default 20 s.
+    public var requestTimeout: Duration = .seconds(20)
+
+    /// How many images are processed at once. Default: the number of cores.
+    public var processingSlots = ProcessInfo.processInfo.activeProcessorCount
+    /// How many more may wait for a slot; beyond that the server answers 503 at once. Default 200.
+    public var processingQueue = 200
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,169 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import WebImage
+import WebImageServer
+
+/// `webimage serve`: the imgproxy-compatible image server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run an imgproxy-compatible image server (resize, crop and re-encode images on the fly).",
+        discussion: """
+            URLs have imgproxy's format: /SIGNATURE/OPTIONS/plain/PERCENT-ENCODED-URL[@EXT] or \
+            /SIGNATURE/OPTIONS/BASE64URL-URL[.EXT]. With --key and --salt the signature must be the URL-safe \
+            base64 of HMAC-SHA256(key, salt + path); without them any signature (e.g. `insecure`) is accepted. \
+            GET /health answers 200. Prints `listening on http://HOST:PORT` once it accepts connections.
+
+            Every option can also come from the environment: WEBIMAGE_HOST, WEBIMAGE_PORT, WEBIMAGE_KEY, \
+            WEBIMAGE_SALT, WEBIMAGE_CACHE_DIR, WEBIMAGE_NO_CACHE, WEBIMAGE_PRESET (comma-separated), \
+            WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_LOCAL_ROOT, WEBIMAGE_MAX_SRC_RESOLUTION, \
+            WEBIMAGE_MAX_SRC_FILE_SIZE, WEBIMAGE_MAX_ANIMATION_FRAMES, WEBIMAGE_MAX_RESULT_DIMENSION, \
+            WEBIMAGE_DOWNLOAD_TIMEOUT, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_AUTO_WEBP, \
+            WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, WEBIMAGE_ALLOW_LINK_LOCAL_SOURCES \
+            (booleans: 1/true/yes). A flag on the command line wins over the environment.
+
+            Examples:
+              webimage serve --key 943b…0881 --salt 520f…09c5 --cache-dir /var/cache/webimage
+              WEBIMAGE_PORT=0 webimage serve --preset thumb=rs:fill:200:200
+            """)
+
+    @Option(help: "The address to bind.")
+    var host = Env.string("HOST") ?? "127.0.0.1"
+    @Option(help: "The port to bind; 0 picks a free one.")
+    var port = Env.int("PORT") ?? 8080
+    @Option(help: "The signing key, hexadecimal (imgproxy's IMGPROXY_KEY).")
+    var key: String?
+    @Option(help: "The signing salt, hexadecimal (imgproxy's IMGPROXY_SALT).")
+    var salt: String?
+    @Option(help: "Cache originals and results on disk here.")
+    var cacheDir: String?
+    @Flag(help: "Cache nothing.")
+    var noCache = false
+    @Option(
+        help: ArgumentHelp(
+            "A preset, NAME=OPTIONS (repeatable); `default` applies to every request.", valueName: "NAME=OPTIONS"))
+    var preset: [String] = Env.list("PRESET")
+    @Option(help: ArgumentHelp("Only sources starting with one of these prefixes (repeatable).", valueName: "PREFIX"))
+    var allowedSources: [String] = Env.list("ALLOWED_SOURCES")
+    @Option(help: "Serve local:///PATH sources from this directory (never outside it).")
+    var localRoot: String?
+    @Option(help: "The most source megapixels, width x height x frames.")
+    var maxSrcResolution = Env.double("MAX_SRC_RESOLUTION") ?? 50
+    @Option(help: "The largest source file in bytes.")
+    var maxSrcFileSize = Env.int("MAX_SRC_FILE_SIZE") ?? 50 * 1024 * 1024
+    @Option(help: "The most animation frames kept (later frames are dropped).")
+    var maxAnimationFrames = Env.int("MAX_ANIMATION_FRAMES") ?? 100
+    @Option(help: "The longest side of a result in pixels; larger results are scaled down.")
+    var maxResultDimension = Env.int("MAX_RESULT_DIMENSION") ?? 8192
+    @Option(help: "Seconds a source download may take.")
+    var downloadTimeout = Env.double("DOWNLOAD_TIMEOUT") ?? 10
+    @Option(help: "Seconds a whole request may take (503 after).")
+    var timeout = Env.double("TIMEOUT") ?? 20
+    @Option(help: "Cache-Control max-age of results, in seconds.")
+    var ttl = Env.int("TTL") ?? 31_536_000
+    @Flag(inversion: .prefixedNo, help: "Answer WebP when the client accepts it and the URL names no format.")
+    var autoWebp = Env.bool("AUTO_WEBP") ?? true
+    @Flag(help: "Allow sources on loopback addresses (127.0.0.0/8, ::1).")
+    var allowLoopbackSources = false
+    @Flag(help: "Allow sources on private addresses (RFC 1918, CGNAT, fc00::/7).")
+    var allowPrivateSources = false
+    @Flag(help: "Allow sources on link-local addresses (169.254.0.0/16, fe80::/10, cloud metadata).")
+    var allowLinkLocalSources = false
+
+    func run() async throws {
+        let configuration = try makeConfiguration()
+        let server = ImageServer(configuration: configuration)
+        let host = host
+        let app = server.makeApplication(host: host, port: port) { port in
+            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        }
+        do {
+            try await app.runService()
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    func makeConfiguration() throws -> ImageServerConfiguration {
+        var configuration = ImageServerConfiguration()
+        switch (key ?? Env.string("KEY"), salt ?? Env.string("SALT")) {
+        case (nil, nil): break
+        case (let key?, let salt?):
+            guard let signer = URLSigner(hexKey: key, hexSalt: salt) else {
+                throw ValidationError("--key and --salt must be non-empty hexadecimal")
+            }
+            configuration.signer = signer
+        default: throw ValidationError("--key and --salt go together")
+        }
+        do {
+            configuration.presets = try Presets(definitions: preset)
+        } catch {
+            throw ValidationError("--preset: \(error.message)")
+        }
+        configuration.allowedSources = allowedSources
+        configuration.localRoot = (localRoot ?? Env.string("LOCAL_ROOT")).map {
+            URL(fileURLWithPath: $0, isDirectory: true)
+        }
+        configuration.cacheDirectory = (cacheDir ?? Env.string("CACHE_DIR")).map {
+            URL(fileURLWithPath: $0, isDirectory: true)
+        }
+        configuration.cachesResults = !(noCache || Env.bool("NO_CACHE") == true)
+        configuration.limits = try makeLimits()
+        guard ttl >= 0 else { throw ValidationError("--ttl must be 0 or more") }
+        configuration.ttl = ttl
+        configuration.autoWebP = autoWebp
+        configuration.addressPolicy = SourceAddressPolicy(
+            allowsLoopback: allowLoopbackSources || Env.bool("ALLOW_LOOPBACK_SOURCES") == true,
+            allowsPrivate: allowPrivateSources || Env.bool("ALLOW_PRIVATE_SOURCES") == true,
+            allowsLinkLocal: allowLinkLocalSources || Env.bool("ALLOW_LINK_LOCAL_SOURCES") == true)
+        return configuration
+    }
+
+    private func makeLimits() throws -> ServerLimits {
+        var limits = ServerLimits()
+        guard maxSrcResolution.isFinite, maxSrcResolution > 0, maxSrcResolution <= 10_000 else {
+            throw ValidationError("--max-src-resolution must be between 0 and 10000 megapixels")
+        }
+        limits.maxSourceResolution = Int(maxSrcResolution * 1_000_000)
+        guard maxSrcFileSize > 0 else { throw ValidationError("--max-src-file-size must be positive") }
+        limits.maxSourceFileSize = maxSrcFileSize
+        guard maxAnimationFrames > 0 else { throw ValidationError("--max-animation-frames must be positive") }
+        limits.maxAnimationFrames = maxAnimationFrames
+        guard (1...65_535).contains(maxResultDimension) else {
+            throw ValidationError("--max-result-dimension must be between 1 and 65535")
+        }
+        limits.maxResultDimension = maxResultDimension
+        limits.downloadTimeout = try Self.duration(downloadTimeout, "--download-timeout")
+        limits.requestTimeout = try Self.duration(timeout, "--timeout")
+        return limits
+    }
+
+    private static func duration(_ seconds: Double, _ name: String) throws -> Duration {
+        guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw ValidationError("\(name) must be between 0 and 86400 seconds")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+}
+
+/// `WEBIMAGE_<NAME>` environment variables, the defaults of `webimage serve`'s options.
+enum Env {
+    static func string(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment["WEBIMAGE_" + name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func int(_ name: String) -> Int? { string(name).flatMap { Int($0) } }
+
+    static func double(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
+
+    static func bool(_ name: String) -> Bool? {
+        string(name).map { ["1", "true", "yes", "on"].contains($0.lowercased()) }
+    }
+
+    static func list(_ name: String) -> [String] {
+        string(name).map { $0.split(separator: ",").map(String.init) } ?? []
+    }
+}

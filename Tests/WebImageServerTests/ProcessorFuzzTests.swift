@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import WebImage
+
+@testable import WebImageServer
+
+/// Random option lists through the whole pixel pipeline: never a trap, always an image of the computed size.
+@Suite("Server: processor property test")
+struct ProcessorFuzzTests {
+    @Test func randomOptionsOnRealPixelsNeverCrash() throws {
+        var generator = SplitMix(seed: 0xFACE)
+        let names = ["rs", "s", "w", "h", "dpr", "el", "ex", "g", "c", "rot", "bg", "bl", "sh", "q", "ar", "pr"]
+        let args = [
+            "", "0", "1", "3", "0.3", "0.99", "2", "7", "40", "90", "180", "-90", "fill", "fit", "fill-down", "force",
+            "auto", "sm", "fp", "ce", "soea", "nowe", "ff00ff", "t", "p",
+        ]
+        let parser = ImageURLParser(signer: nil, presets: try Presets(definitions: ["p=rs:fill:5:9/g:sm"]))
+        var limits = ServerLimits()
+        limits.maxResultDimension = 64
+        let processor = ImageProcessor(coders: ImageCoders.default, limits: limits)
+        let sources = try [(.png, 23, 11), (.jpeg, 9, 17), (.webp, 1, 1)].map { (format: ImageFormat, w: Int, h: Int) in
+            let pixels = PixelBuffer(width: w, height: h) { buffer in
+                for index in 0..<buffer.count { buffer[index] = UInt8(truncatingIfNeeded: index &* 37) }
+            }
+            return try ImageCoders.default.encode(Image(pixels: pixels), as: format, options: .default)
+        }
+        var processed = 0
+        for _ in 0..<6_000 {
+            var segments: [String] = []
+            for _ in 0..<(1 + Int(generator.next() % 4)) {
+                var segment = names[Int(generator.next() % UInt64(names.count))]
+                for _ in 0..<(1 + Int(generator.next() % 3)) {
+                    segment += ":" + args[Int(generator.next() % UInt64(args.count))]
+                }
+                segments.append(segment)
+            }
+            let path = "/x/" + segments.joined(separator: "/") + "/plain/http://e.example/a.png"
+            guard let request = try? parser.parse(path, now: 0) else { continue }
+            let data = sources[Int(generator.next() % UInt64(sources.count))]
+            let format: ImageFormat = [.png, .jpeg, .webp][Int(generator.next() % 3)]
+            do {
+                let result = try processor.process(data, options: request.options, format: format)
+                let image = try ImageCoders.default.decode(result.data, options: .default)
+                #expect(image.size == result.size, "\(path)")
+                #expect(result.size.width <= 64 && result.size.height <= 64, "\(path)")
+                processed += 1
+            } catch {
+                Issue.record("\(path): \(error)")
+            }
+        }
+        #expect(processed > 100)
+    }
+}
+
+@Suite("Server: shrink-on-load target")
+struct ShrinkTargetTests {
+    func planned(_ path: String, source: (Int, Int) = (4000, 3000)) throws -> ResultGeometry {
+        let options = try ImageURLParser(signer: nil).parse("/x/\(path)/plain/http://e.example/a.jpg", now: 0).options
+        return GeometryCalculator.geometry(
+            source: PixelSize(width: source.0, height: source.1), options: options, maxResultDimension: 8192)
+    }
+
+    @Test func aSquareCoveringTheScaledSizeOnlyWhenNothingIsCutInSourcePixels() throws {
+        #expect(ImageProcessor.shrinkTarget(try planned("w:100")) == PixelSize(width: 100, height: 100))
+        #expect(ImageProcessor.shrinkTarget(try planned("rs:fill:120:80")) == PixelSize(width: 120, height: 120))
+        #expect(ImageProcessor.shrinkTarget(try planned("c:100:100/w:10")) == nil)
+        #expect(ImageProcessor.shrinkTarget(try planned("w:5000")) == nil)
+        #expect(ImageProcessor.shrinkTarget(try planned("w:100", source: (100, 50))) == nil)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import WebImageTesting
+
+/// `webimage serve` as a real process, driven by `curl`.
+@Suite("Server: webimage serve binary with curl")
+struct ServeCommandTests {
+    /// The built `webimage` executable next to the test bundle.
+    static var executable: URL? {
+        var candidates = [
+            Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        candidates += candidates.map { $0.deletingLastPathComponent() }
+        return candidates.map { $0.appendingPathComponent("webimage") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Runs `curl arguments…` and returns its standard output.
+    static func curl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error", "--max-time", "30"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func servesSignedURLsToCurlAndPrintsTheRealPort() async throws {
+        let executable = try #require(Self.executable, "webimage was not built next to the tests")
+        let origin = TestImageServer()
+        try await origin.start()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("wis-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [
+            "serve", "--port", "0", "--key", "0011", "--salt", "2233", "--cache-dir", home.path,
+            "--preset", "small=rs:fit:32:32",
+        ]
+        process.environment = ["WEBIMAGE_TTL": "123", "WEBIMAGE_ALLOW_LOOPBACK_SOURCES": "1", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: home)
+        }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let prefix = "listening on http://127.0.0.1:"
+        #expect(text.hasPrefix(prefix), "\(text)")
+        let port = try #require(Int(text.dropFirst(prefix.count).prefix { $0.isNumber }))
+        #expect(port > 0)
+        let base = "http://127.0.0.1:\(port)"
+
+        #expect(try Self.curl([base + "/health"]).hasPrefix("OK"))
+        let path = "/pr:small/plain/" + origin.url("/fixtures/corpus/images/gen_alpha.png").absoluteString + "@png"
+        let signature = try Self.sign(path)
+        let headers = try Self.curl(["-D", "-", "-o", "/dev/null", base + "/" + signature + path])
+        #expect(headers.hasPrefix("HTTP/1.1 200"), "\(headers)")
+        #expect(headers.lowercased().contains("content-type: image/png"))
+        #expect(headers.lowercased().contains("cache-control: max-age=123, public"))
+        let refused = try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/insecure" + path])
+        #expect(refused == "403")
+        try await origin.shutdown()
+    }
+
+    @Test func refusesBadKeysAndPresetsAtStartup() throws {
+        let executable = try #require(Self.executable, "webimage was not built next to the tests")
+        for arguments in [
+            ["--key", "zz", "--salt", "00"], ["--key", "00"], ["--preset", "bad=w:x"], ["--timeout", "nan"],
+        ] {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["serve", "--port", "0", "--no-cache"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus != 0, "\(arguments)")
+        }
+    }
+
+    /// The signature of `path` with key 0x0011 and salt 0x2233, computed by openssl as a user would.
+    static func sign(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c",
+            "(printf '\\042\\063'; printf '%s' \"$1\") | openssl dgst -sha256 -mac HMAC -macopt hexkey:0011 -binary"
+                + " | base64 | tr '+/' '-_' | tr -d '=\\n'",
+            "sign", path,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WebImage
+import WebImageServer
+import WebImageTesting
+
+@Suite("Server: mounted in another Hummingbird app")
+struct ServerMountTests {
+    @Test func routesWorkUnderAGroupBesideTheAppsOwnRoutes() async throws {
+        let origin = TestImageServer()
+        try await origin.start()
+        TestImages.register(on: origin)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wis-mount-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var configuration = ImageServerConfiguration()
+        configuration.cacheDirectory = cache
+        configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)
+        let server = ImageServer(configuration: configuration)
+        let router = Router()
+        router.get("hello") { _, _ in "world" }
+        server.addRoutes(to: router.group("img"))
+        let app = Application(router: router)
+        do {
+            try await app.test(.router) { client in
+                #expect(String(buffer: try await client.execute(uri: "/hello", method: .get).body) == "world")
+                #expect(try await client.execute(uri: "/img/health", method: .get).status == .ok)
+                let source = origin.url("/geometry.png").absoluteString
+                let response = try await client.execute(uri: "/img/insecure/w:40/plain/\(source)@png", method: .get)
+                #expect(response.status == .ok)
+                let image = try ImageCoders.default.decode(Data(response.body.readableBytesView), options: .default)
+                #expect((image.width, image.height) == (40, 20))
+            }
+        } catch {
+            await server.shutdown()
+            try await origin.shutdown()
+            throw error
+        }
+        await server.shutdown()
+        try await origin.shutdown()
+    }
+
+    @Test func qualityAndFormatQualityChangeTheBytes() async throws {
+        try await ServerHarness.run { harness in
+            let low = try await harness.get(harness.url("q:5", "/geometry.png", ext: "jpg")).body.readableBytes
+            let high = try await harness.get(harness.url("q:100", "/geometry.png", ext: "jpg")).body.readableBytes
+            let perFormat = try await harness.get(harness.url("q:100/fq:jpg:5", "/geometry.png", ext: "jpg")).body
+                .readableBytes
+            #expect(low < high)
+            #expect(perFormat == low)
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WebImage
+
+@testable import WebImage
 
 /// HEIC with libheif: header information, alpha, thumbnails, limits, and that encoding is not offered.
 @Suite struct HEICCoderTests {
@@ -11,6 +12,20 @@ import WebImage
         #expect(info.format == .heic && info.width == 128 && info.height == 96)
         #expect(info.frameCount == 1 && info.orientation == .up && !info.hasAlpha)
         #expect(try coder.info(of: FormatsFixture.image("heic_alpha.heic")).hasAlpha)
+    }
+
+    /// libheif applies `irot`/`imir` itself (checked on AVIF files, which libheif also reads, since heif-enc cannot
+    /// write those properties): the size comes out turned and the pixels match libavif's decode, oriented.
+    @Test func libheifAppliesContainerTransformations() throws {
+        let data = try FormatsFixture.image("avif_irot3_imir0.avif")
+        let size = try data.withUnsafeBytes { bytes in try HEIFFile(bytes).primaryImage().size }
+        #expect(size == PixelSize(width: 96, height: 128))
+        let pixels = try data.withUnsafeBytes { bytes in
+            try HEIFFile(bytes).primaryImage().decodeRGBA(
+                color: ColorHandling(profile: nil, options: .default))
+        }
+        let avif = try AVIFCoder().decode(data, options: .default)
+        #expect(ReferenceImage.difference(pixels, avif.pixels).mean < 1.5)
     }
 
     @Test func alphaComesThrough() throws {

@@ -49,7 +49,7 @@ final class ColorTransform: @unchecked Sendable {
     /// Converts 4-byte pixels in place to sRGB RGBA; CMYK sources come out opaque.
     func apply(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
         if let shaper {
-            shaper.apply(pixels)
+            Self.inParallel(pixels, shaper)
             return
         }
         guard let lcms, let base = pixels.baseAddress else { return }
@@ -68,6 +68,20 @@ final class ColorTransform: @unchecked Sendable {
                 pixels[index] = 255
                 index += 4
             }
+        }
+    }
+
+    /// Runs `shaper` over slices of whole pixels on every core, for images of a megapixel or more.
+    private static func inParallel(_ pixels: UnsafeMutableBufferPointer<UInt8>, _ shaper: MatrixShaper) {
+        let count = pixels.count / 4
+        let parts = min(ProcessInfo.processInfo.activeProcessorCount, count >> 20)
+        guard parts > 1, let start = pixels.baseAddress else { return shaper.apply(pixels) }
+        // Each iteration writes its own disjoint slice, and concurrentPerform returns only when all are done.
+        nonisolated(unsafe) let base = start
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let first = count * part / parts
+            let end = count * (part + 1) / parts
+            shaper.apply(UnsafeMutableBufferPointer(start: base + first * 4, count: (end - first) * 4))
         }
     }
 

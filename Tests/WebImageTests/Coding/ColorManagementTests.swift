@@ -13,9 +13,28 @@ import Testing
     }
 
     @Test func srgbProfilesNeedNoTransform() throws {
-        let srgb = try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/colord/sRGB.icc"))
+        // The profile ImageMagick embedded from colord's sRGB.icc.
+        let jpeg = try FormatsFixture.image("jpeg_srgb_profile.jpg")
+        let srgb = try #require(jpeg.withUnsafeBytes { ICCProfileReader.jpeg($0) })
+        #expect(srgb.count > 1000)
         #expect(ColorTransforms.transform(for: srgb, source: .rgba) == nil)
         #expect(ColorTransforms.transform(for: try profile("DisplayP3.icc"), source: .rgba) != nil)
+    }
+
+    @Test func largeProfilesSpanSeveralJPEGSegments() throws {
+        let white = Image(pixels: PixelBuffer(width: 8, height: 8, filledWith: .white))
+        let jpeg = try coders.encode(white, as: .jpeg, options: .default)
+        let profile = Data((0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let tagged = try ICCProfileWriter.jpeg(jpeg, profile: profile)
+        #expect(tagged.withUnsafeBytes { ICCProfileReader.jpeg($0) } == profile)
+        // The bytes are no ICC profile, so they are ignored and the image still decodes.
+        let decoded = try coders.decode(tagged, options: .default)
+        #expect(decoded.size == PixelSize(width: 8, height: 8) && decoded.pixels[4, 4].red > 250)
+        // A missing part makes the whole profile unusable, as libjpeg-turbo decides.
+        var broken = tagged
+        let second = try #require(broken.range(of: Data("ICC_PROFILE\0\u{2}".utf8)))
+        broken[second.upperBound - 1] = 1
+        #expect(broken.withUnsafeBytes { ICCProfileReader.jpeg($0) } == nil)
     }
 
     @Test func unusableProfilesAreIgnored() throws {

@@ -19,16 +19,7 @@ struct EncodingColor {
             (self.frames, self.profile) = (frames, profile)
             return
         }
-        guard let transform = ColorTransforms.transform(for: profile, source: .rgba) else {
-            (self.frames, self.profile) = (frames, nil)
-            return
-        }
-        self.frames = frames.map { frame in
-            var bytes = frame.pixels.bytes
-            bytes.withUnsafeMutableBufferPointer { transform.apply($0) }
-            let pixels = PixelBuffer(width: frame.pixels.width, height: frame.pixels.height, bytes: bytes)
-            return ImageFrame(pixels: pixels, duration: frame.duration)
-        }
+        self.frames = Image(frames: frames, isOpaque: image.isOpaque, colorProfile: profile).convertedToSRGB().frames
         self.profile = nil
     }
 }

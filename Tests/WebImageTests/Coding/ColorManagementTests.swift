@@ -57,6 +57,15 @@ import Testing
         #expect(ReferenceImage.difference(kept.pixels, converted.pixels).max > 10)
     }
 
+    @Test func keptImagesConvertLater() throws {
+        let data = try FormatsFixture.image("png_adobergb_alpha.png")
+        let converted = try coders.decode(data, options: .default)
+        let kept = try coders.decode(data, options: keep)
+        let later = kept.convertedToSRGB()
+        #expect(later.colorProfile == nil && later.pixels == converted.pixels && !later.isOpaque)
+        #expect(converted.convertedToSRGB() === converted)
+    }
+
     @Test func wideGamutRedBecomesSRGBRed() throws {
         let image = try coders.decode(FormatsFixture.image("jpeg_p3.jpg"), options: .default)
         let red = image.pixels[32, 20]

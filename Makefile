@@ -1,7 +1,8 @@
 # The two commands of the README: `make demo` (the main job) and `make test` (the tests).
 # Both install the system libraries they need with apt when they are missing (Debian; run as root or with sudo).
 
-APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev nginx-light curl openssl
+APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev libavif-dev libheif-dev \
+	liblcms2-dev libimagequant-dev nginx-light curl openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 

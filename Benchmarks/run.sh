@@ -2,7 +2,7 @@
 # Runs every benchmark; each part prints Markdown for docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")"
-for script in codecs.sh thumbnail.sh loader.sh; do
+for script in codecs.sh formats.sh thumbnail.sh loader.sh; do
     echo "# $script"
     "./$script" "$@"
     echo

@@ -22,12 +22,18 @@ struct DemoCommand: AsyncParsableCommand {
               webimage demo --output-dir /tmp/demo --size 200x200
             """)
 
-    /// The sample images, under `Tests/Fixtures/corpus/images`: each format, an EXIF rotation, animations, alpha.
-    static let samples = [
-        "gen_baseline_420.jpg", "gen_progressive.jpg", "gen_12mp.jpg", "gen_cmyk.jpg", "gen_gray.jpg",
-        "exif_Landscape_6.jpg", "gen_alpha.png", "pngsuite_basn6a08.png", "gen_still.gif", "gen_anim.gif",
-        "gen_anim.png", "gen_anim.webp", "webp_test.webp", "webp_lossless_vec_1_0.webp", "webp_lossy_alpha1.webp",
-    ]
+    /// The sample images, under `Tests/Fixtures/corpus/images`: each format, an EXIF rotation, animations, alpha;
+    /// then ``formatSamples``.
+    static let samples =
+        [
+            "gen_baseline_420.jpg", "gen_progressive.jpg", "gen_12mp.jpg", "gen_cmyk.jpg", "gen_gray.jpg",
+            "exif_Landscape_6.jpg", "gen_alpha.png", "pngsuite_basn6a08.png", "gen_still.gif", "gen_anim.gif",
+            "gen_anim.png", "gen_anim.webp", "webp_test.webp", "webp_lossless_vec_1_0.webp", "webp_lossy_alpha1.webp",
+        ] + formatSamples
+
+    /// The samples under `Tests/Fixtures/formats/images`: AVIF (alpha, a sequence), HEIC, and a Display P3 JPEG
+    /// (converted to sRGB on decode).
+    static let formatSamples = ["avif_alpha.avif", "avif_anim.avif", "heic_rgb.heic", "jpeg_p3.jpg"]
 
     @Option(help: "Where to write the thumbnails and index.html.")
     var outputDir = "out/demo"
@@ -52,7 +58,8 @@ struct DemoCommand: AsyncParsableCommand {
 
         let context = ImageContext().with(ImageContextKeys.Transformer.self, Resize(to: box, mode: .fit))
         let requests = Self.samples.map { name in
-            (name, ImageRequest(url: server.url("/fixtures/corpus/images/\(name)"), context: context))
+            let folder = Self.formatSamples.contains(name) ? "formats" : "corpus"
+            return (name, ImageRequest(url: server.url("/fixtures/\(folder)/images/\(name)"), context: context))
         }
         func disk() -> DiskCache {
             DiskCache(directory: cacheDirectory, configuration: DiskCache.Configuration(sweepInterval: nil))

@@ -40,7 +40,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Directory to write every output into, named after its source.")
     var outputDir: String?
 
-    @Option(help: "Output format: jpeg, png or webp (default: from -o's extension, or the source's format).")
+    @Option(
+        help: "Output format: jpeg, png, webp, gif or avif (default: from -o's extension, or the source's format).")
     var format: String?
 
     @Option(help: "Quality for JPEG and lossy WebP output, 1 to 100.")
@@ -117,7 +118,7 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let explicit = try format.map { (name: String) throws(WebImageError) -> ImageFormat in
             guard let format = ImageFormat(fileExtension: name), ImageCoders.default.canEncode(format) else {
-                throw WebImageError(.invalidArgument, "--format takes jpeg, png or webp, not '\(name)'")
+                throw WebImageError(.invalidArgument, "--format takes jpeg, png, webp, gif or avif, not '\(name)'")
             }
             return format
         }

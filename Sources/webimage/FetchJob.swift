@@ -48,7 +48,7 @@ struct FetchJob: Sendable {
         else {
             throw WebImageError(.invalidArgument, "cannot tell an output format from '\(url.lastPathComponent)'")
         }
-        let options = EncodingOptions(quality: quality, firstFrameOnly: format != .webp)
+        let options = EncodingOptions(quality: quality, firstFrameOnly: !format.supportsAnimation)
         let encoded = try ImageCoders.default.encode(image, as: format, options: options)
         do {
             try encoded.write(to: url, options: .atomic)

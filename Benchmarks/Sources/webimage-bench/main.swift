@@ -3,6 +3,7 @@ import Foundation
 /// `webimage-bench SUITE [ARGS…]`: runs one benchmark suite and prints its results.
 let suites: [String: ([String]) async throws -> Void] = [
     "decode": DecodeBenchmark.run,
+    "encode": EncodeBenchmark.run,
     "resample": ResampleBenchmark.run,
     "stages": ResampleBenchmark.stages,
     "loader": LoaderBenchmarks.main,

@@ -32,7 +32,7 @@ struct APNGDecoder {
             guard let region = canvas.clip(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
                 region.x == frame.x, region.y == frame.y, region.width == frame.width, region.height == frame.height
             else { throw WebImageError(.corruptData, "APNG frame \(index) lies outside the canvas") }
-            let (pixels, _) = try PNGCoder.decodeStill(standalonePNG(for: frame), limits: options.limits)
+            let (pixels, _, _) = try PNGCoder.decodeStill(standalonePNG(for: frame), limits: options.limits)
             let saved = frame.dispose == 2 ? canvas.snapshot() : nil
             pixels.bytes.withUnsafeBufferPointer {
                 canvas.draw($0, sourceWidth: frame.width, x: frame.x, y: frame.y, blend: frame.blend == 1)

@@ -12,18 +12,24 @@ public struct DecodingOptions: Sendable, Hashable {
     public var appliesOrientation: Bool
     /// Size limits checked from the header before allocating.
     public var limits: DecodingLimits
+    /// Keep the pixels in the colour space of an embedded ICC profile and carry the profile on the image
+    /// (``Image/colorProfile``), instead of converting them to sRGB. Default: `false`.
+    ///
+    /// CMYK images are converted to RGB through their profile either way.
+    public var keepsColorProfile: Bool
 
     /// Creates options; by default a full-size decode of every frame, upright, with the default limits.
     public init(
         targetSize: PixelSize? = nil, firstFrameOnly: Bool = false, appliesOrientation: Bool = true,
-        limits: DecodingLimits = .default
+        limits: DecodingLimits = .default, keepsColorProfile: Bool = false
     ) {
         self.targetSize = targetSize
         self.firstFrameOnly = firstFrameOnly
         self.appliesOrientation = appliesOrientation
         self.limits = limits
+        self.keepsColorProfile = keepsColorProfile
     }
 
-    /// Full-size decode of every frame with the default limits.
+    /// Full-size decode of every frame with the default limits, converted to sRGB.
     public static let `default` = DecodingOptions()
 }

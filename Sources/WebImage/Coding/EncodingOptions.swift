@@ -6,14 +6,25 @@ public struct EncodingOptions: Sendable, Hashable {
     public var lossless: Bool
     /// Encode only the first frame, even where the format can animate.
     public var firstFrameOnly: Bool
+    /// How much time the encoder may spend for smaller files, where the format offers the choice: 0 (slowest,
+    /// smallest) to 10 (fastest). `nil` uses the format's measured default (AVIF: ``AVIFCoder/defaultSpeed``).
+    public var speed: Int?
+    /// Embed the image's ICC profile (``Image/colorProfile``) and keep its pixels as they are. Default: `false`,
+    /// which converts such pixels to sRGB and writes no profile (the smallest files; sRGB is what browsers assume).
+    public var embedsColorProfile: Bool
 
     /// Creates options.
-    public init(quality: Int = 80, lossless: Bool = false, firstFrameOnly: Bool = false) {
+    public init(
+        quality: Int = 80, lossless: Bool = false, firstFrameOnly: Bool = false, speed: Int? = nil,
+        embedsColorProfile: Bool = false
+    ) {
         self.quality = quality
         self.lossless = lossless
         self.firstFrameOnly = firstFrameOnly
+        self.speed = speed
+        self.embedsColorProfile = embedsColorProfile
     }
 
-    /// Quality 80, lossy where the format allows, every frame.
+    /// Quality 80, lossy where the format allows, every frame, sRGB without a profile.
     public static let `default` = EncodingOptions()
 }

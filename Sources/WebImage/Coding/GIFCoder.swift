@@ -1,7 +1,8 @@
 import CGIF
 import Foundation
 
-/// GIF decoding with giflib: every frame composited (disposal and transparency applied), durations, loop count.
+/// GIF decoding with giflib: every frame composited (disposal and transparency applied), durations, loop count; and
+/// encoding (see ``GIFEncoder``: palettes by libimagequant with dithering, durations, loop count).
 ///
 /// Frames are read record by record, so the limits are checked from the screen and frame descriptors before any
 /// pixel memory is allocated. A file cut short after its first complete frame keeps the frames it has, as browsers
@@ -11,6 +12,12 @@ public struct GIFCoder: ImageCoding {
     public init() {}
 
     public func canDecode(_ format: ImageFormat) -> Bool { format == .gif }
+
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .gif }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
+        try GIFEncoder.encode(image, options: options)
+    }
 
     public func info(of data: Data) throws(WebImageError) -> ImageInfo {
         try GIFFile.open(data) { file throws(WebImageError) in

@@ -11,8 +11,11 @@ public struct ImageCoders: ImageCoding {
     /// A registry of the given coders, asked in order.
     public init(_ coders: [any ImageCoding]) { self.coders = coders }
 
-    /// JPEG (libjpeg-turbo), PNG and APNG (libspng), GIF (giflib) and WebP (libwebp).
-    public static let `default` = ImageCoders([JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()])
+    /// JPEG (libjpeg-turbo), PNG and APNG (libspng), GIF (giflib), WebP (libwebp), AVIF (libavif) and HEIC
+    /// (libheif, decoding only).
+    public static let `default` = ImageCoders([
+        JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder(), HEICCoder(),
+    ])
 
     /// A registry that asks `coder` before the ones it already has.
     public func adding(_ coder: any ImageCoding) -> ImageCoders { ImageCoders([coder] + coders) }

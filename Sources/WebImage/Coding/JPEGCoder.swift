@@ -4,7 +4,8 @@ import Foundation
 /// JPEG decoding and encoding with libjpeg-turbo's TurboJPEG API.
 ///
 /// Decodes baseline, progressive, grayscale and CMYK/YCCK JPEGs, applies the EXIF orientation, and shrinks on load
-/// with DCT scaling (1/8 to 7/8) when ``DecodingOptions/targetSize`` allows. Truncated data is an error for a full
+/// with DCT scaling (1/8 to 7/8) when ``DecodingOptions/targetSize`` allows. An `APP2` ICC profile is converted to
+/// sRGB (CMYK through its profile) unless ``DecodingOptions/keepsColorProfile`` is set. Truncated data is an error for a full
 /// decode and a preview for ``decodePartial(_:options:)``.
 public struct JPEGCoder: ImageCoding {
     /// Creates the coder.
@@ -36,7 +37,9 @@ public struct JPEGCoder: ImageCoding {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
         guard let handle = tjInitCompress() else { throw WebImageError(.encodingFailed, "TurboJPEG did not start") }
         defer { tjDestroy(handle) }
-        let pixels = image.isOpaque ? image.pixels : image.pixels.flattened(over: .white)
+        let color = EncodingColor(image, options: options)
+        let source = color.frames[0].pixels
+        let pixels = image.isOpaque ? source : source.flattened(over: .white)
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         defer { tjFree(output) }
@@ -49,7 +52,9 @@ public struct JPEGCoder: ImageCoding {
         guard status == 0, let output else {
             throw WebImageError(.encodingFailed, "JPEG encoding failed: \(String(cString: tjGetErrorStr2(handle)))")
         }
-        return Data(bytes: output, count: Int(size))
+        let data = Data(bytes: output, count: Int(size))
+        guard let profile = color.profile else { return data }
+        return try ICCProfileWriter.jpeg(data, profile: profile)
     }
 
     private func decode(
@@ -68,20 +73,28 @@ public struct JPEGCoder: ImageCoding {
         try options.limits.checkFrame(width: size.width, height: size.height)
         let isCMYK = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
+        let inverted = isCMYK && EXIFReader.jpegHasAdobeMarker(bytes)
+        let color = ColorHandling(
+            profile: ICCProfileReader.jpeg(bytes), source: isCMYK ? (inverted ? .invertedCMYK : .cmyk) : .rgba,
+            options: options)
         var failure: WebImageError?
         var pixels = PixelBuffer(width: size.width, height: size.height) { output in
             let status = tjDecompress2(
                 handle.raw, bytes.baseAddress, UInt(bytes.count), output.baseAddress, Int32(size.width), 0,
                 Int32(size.height), Int32(format.rawValue), 0)
             if status != 0 { failure = handle.decodeError(partial: partial) }
-            if failure == nil, isCMYK {
-                CMYKConverter.convertInPlace(output, inverted: EXIFReader.jpegHasAdobeMarker(bytes))
+            guard failure == nil else { return }
+            if isCMYK, color.transform == nil {
+                CMYKConverter.convertInPlace(output, inverted: inverted)
+            } else {
+                color.apply(output)
             }
         }
         if let failure { throw failure }
         pixels = pixels.oriented(from: orientation)
         return Image(
-            frames: [ImageFrame(pixels: pixels)], format: .jpeg, sourceOrientation: orientation, isOpaque: true)
+            frames: [ImageFrame(pixels: pixels)], format: .jpeg, sourceOrientation: orientation, isOpaque: true,
+            colorProfile: color.keptProfile)
     }
 }
 

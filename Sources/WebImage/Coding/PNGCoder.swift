@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Decodes every colour type and bit depth (16-bit samples are rounded to 8), palette and `tRNS` transparency and
 /// Adam7 interlacing; rejects CRC errors in any chunk. An `eXIf` orientation is applied. APNG files decode to all their frames
-/// (see ``APNGDecoder``) unless ``DecodingOptions/firstFrameOnly`` is set.
+/// (see ``APNGDecoder``) unless ``DecodingOptions/firstFrameOnly`` is set; animated images encode as APNG
+/// (``APNGEncoder``).
 public struct PNGCoder: ImageCoding {
     /// Creates the coder.
     public init() {}
@@ -29,20 +30,24 @@ public struct PNGCoder: ImageCoding {
         if !options.firstFrameOnly, chunks.animationControl() != nil {
             return try APNGDecoder(chunks: chunks, options: options).decode()
         }
-        let (pixels, exif) = try Self.decodeStill(data, limits: options.limits)
+        let (pixels, exif, profile) = try Self.decodeStill(data, limits: options.limits, colorOptions: options)
         let orientation = options.appliesOrientation ? exif : .up
         return Image(
             frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .png,
-            sourceOrientation: orientation)
+            sourceOrientation: orientation, colorProfile: profile)
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
+        if image.isAnimated && !options.firstFrameOnly {
+            return try APNGEncoder.encode(image, options: options)
+        }
         guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw WebImageError(.encodingFailed, "libspng did not start")
         }
         defer { spng_ctx_free(context) }
-        let pixels = image.pixels
-        let opaque = image.frames[0].pixels.isOpaque
+        let color = EncodingColor(image, options: options)
+        let pixels = color.frames[0].pixels
+        let opaque = pixels.isOpaque
         let samples = opaque ? Self.dropAlpha(pixels) : pixels.bytes
         var header = spng_ihdr(
             width: UInt32(pixels.width), height: UInt32(pixels.height), bit_depth: 8,
@@ -50,10 +55,22 @@ public struct PNGCoder: ImageCoding {
             compression_method: 0, filter_method: 0, interlace_method: 0)
         spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
         spng_set_ihdr(context, &header)
+        var iccp = spng_iccp()
+        var profile = color.profile.map { $0.map { CChar(bitPattern: $0) } } ?? []
+        if !profile.isEmpty {
+            withUnsafeMutableBytes(of: &iccp.profile_name) { $0.copyBytes(from: "ICC Profile".utf8) }
+            iccp.profile_len = profile.count
+        }
         var status = samples.withUnsafeBytes { bytes in
-            spng_encode_image(
-                context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue),
-                Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            profile.withUnsafeMutableBufferPointer { icc in
+                if icc.count > 0 {
+                    iccp.profile = icc.baseAddress
+                    spng_set_iccp(context, &iccp)
+                }
+                return spng_encode_image(
+                    context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue),
+                    Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            }
         }
         var length = 0
         guard status == 0, let buffer = spng_get_png_buffer(context, &length, &status) else {
@@ -63,20 +80,25 @@ public struct PNGCoder: ImageCoding {
         return Data(bytes: buffer, count: length)
     }
 
-    /// Decodes a single PNG image (the default image of an APNG) to RGBA8 and the `eXIf` orientation.
+    /// Decodes a single PNG image (the default image of an APNG) to RGBA8, the `eXIf` orientation, and the `iCCP`
+    /// profile when `colorOptions` keep it.
+    ///
+    /// With `colorOptions`, an `iCCP` profile is converted to sRGB (or kept, as they say); an `sRGB` chunk wins
+    /// over `iCCP`. `gAMA` and `cHRM` alone change nothing, as libpng does unless asked to correct gamma.
     static func decodeStill(
-        _ data: Data, limits: DecodingLimits
-    ) throws(WebImageError) -> (PixelBuffer, ImageOrientation) {
+        _ data: Data, limits: DecodingLimits, colorOptions: DecodingOptions? = nil
+    ) throws(WebImageError) -> (PixelBuffer, ImageOrientation, Data?) {
         guard let context = spng_ctx_new(0) else { throw WebImageError(.corruptData, "libspng did not start") }
         defer { spng_ctx_free(context) }
         return try data.withImageBytes { bytes throws(WebImageError) in
-            try decode(bytes, context: context, limits: limits)
+            try decode(bytes, context: context, limits: limits, colorOptions: colorOptions)
         }
     }
 
     private static func decode(
-        _ bytes: UnsafeRawBufferPointer, context: OpaquePointer, limits: DecodingLimits
-    ) throws(WebImageError) -> (PixelBuffer, ImageOrientation) {
+        _ bytes: UnsafeRawBufferPointer, context: OpaquePointer, limits: DecodingLimits,
+        colorOptions: DecodingOptions?
+    ) throws(WebImageError) -> (PixelBuffer, ImageOrientation, Data?) {
         try check(spng_set_png_buffer(context, bytes.baseAddress, bytes.count))
         spng_set_chunk_limits(context, 64 << 20, 64 << 20)
         var header = spng_ihdr()
@@ -86,6 +108,7 @@ public struct PNGCoder: ImageCoding {
         let wide = header.bit_depth == 16
         let format = Int32(wide ? SPNG_FMT_RGBA16.rawValue : SPNG_FMT_RGBA8.rawValue)
         let flags = Int32(SPNG_DECODE_TRNS.rawValue)
+        let color = colorOptions.map { ColorHandling(profile: iccProfile(context), options: $0) }
         var status: Int32 = 0
         let pixels = PixelBuffer(width: width, height: height) { output in
             if wide {
@@ -97,13 +120,23 @@ public struct PNGCoder: ImageCoding {
             } else {
                 status = spng_decode_image(context, output.baseAddress, output.count, format, flags)
             }
+            if status == 0 { color?.apply(output) }
         }
         try check(status)
         var exif = spng_exif()
         let orientation: ImageOrientation =
             spng_get_exif(context, &exif) == 0 && exif.data != nil
             ? EXIFReader.orientation(in: UnsafeRawBufferPointer(start: exif.data, count: exif.length)) : .up
-        return (pixels, orientation)
+        return (pixels, orientation, color?.keptProfile)
+    }
+
+    /// The `iCCP` profile, decompressed by libspng; `nil` without one or with an `sRGB` chunk.
+    private static func iccProfile(_ context: OpaquePointer) -> Data? {
+        var srgb: UInt8 = 0
+        if spng_get_srgb(context, &srgb) == 0 { return nil }
+        var iccp = spng_iccp()
+        guard spng_get_iccp(context, &iccp) == 0, let profile = iccp.profile, iccp.profile_len > 0 else { return nil }
+        return Data(bytes: profile, count: min(iccp.profile_len, ICCProfileReader.maxSize))
     }
 
     private static func check(_ status: Int32) throws(WebImageError) {

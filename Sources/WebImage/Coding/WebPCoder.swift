@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Stills shrink on load with libwebp's decoder scaling when ``DecodingOptions/targetSize`` allows. Animations are
 /// composited by `WebPAnimDecoder` (blending and disposal applied) into full-canvas frames. An `EXIF` chunk's
-/// orientation is applied to stills.
+/// orientation is applied to stills, and an `ICCP` profile converted to sRGB unless
+/// ``DecodingOptions/keepsColorProfile`` is set (stills only; animation frames keep their values).
 public struct WebPCoder: ImageCoding {
     /// Creates the coder.
     public init() {}
@@ -31,16 +32,27 @@ public struct WebPCoder: ImageCoding {
             if features.has_animation != 0 {
                 return try WebPAnimationDecoder.decode(webp, options: options)
             }
-            let orientation = options.appliesOrientation ? WebPContainer(webp).orientation : .up
-            let pixels = try Self.decodeStill(webp, features: features, orientation: orientation, options: options)
+            let container = WebPContainer(webp)
+            let orientation = options.appliesOrientation ? container.orientation : .up
+            let color = ColorHandling(profile: container.iccProfile, options: options)
+            let pixels = try Self.decodeStill(
+                webp, features: features, orientation: orientation, options: options, color: color)
             return Image(
                 frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .webp,
-                sourceOrientation: orientation, isOpaque: features.has_alpha == 0 ? true : nil)
+                sourceOrientation: orientation, isOpaque: features.has_alpha == 0 ? true : nil,
+                colorProfile: color.keptProfile)
         }
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
-        if image.isAnimated && !options.firstFrameOnly {
+        let color = EncodingColor(image, options: options)
+        let data = try encode(color.image(like: image), options: options)
+        guard let profile = color.profile else { return data }
+        return try ICCProfileWriter.webp(data, profile: profile)
+    }
+
+    private func encode(_ image: Image, options: EncodingOptions) throws(WebImageError) -> Data {
+        if image.isAnimated {
             return try WebPAnimationEncoder.encode(image, options: options)
         }
         let pixels = image.pixels
@@ -59,7 +71,8 @@ public struct WebPCoder: ImageCoding {
     }
 
     private static func decodeStill(
-        _ webp: WebPData, features: WebPBitstreamFeatures, orientation: ImageOrientation, options: DecodingOptions
+        _ webp: WebPData, features: WebPBitstreamFeatures, orientation: ImageOrientation, options: DecodingOptions,
+        color: ColorHandling
     ) throws(WebImageError) -> PixelBuffer {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw WebImageError(.corruptData, "libwebp did not start") }
@@ -84,6 +97,7 @@ public struct WebPCoder: ImageCoding {
             config.output.u.RGBA.stride = Int32(size.width * 4)
             config.output.u.RGBA.size = output.count
             status = WebPDecode(webp.bytes, webp.size, &config)
+            if status == VP8_STATUS_OK { color.apply(output) }
         }
         WebPFreeDecBuffer(&config.output)
         try check(status)
@@ -115,10 +129,11 @@ public struct WebPCoder: ImageCoding {
     }
 }
 
-/// What the RIFF container says beside the bitstream: frame count and EXIF orientation.
+/// What the RIFF container says beside the bitstream: frame count, EXIF orientation and ICC profile.
 struct WebPContainer {
     var frameCount = 1
     var orientation = ImageOrientation.up
+    var iccProfile: Data?
 
     init(_ webp: WebPData) {
         var data = webp
@@ -131,5 +146,10 @@ struct WebPContainer {
                 in: UnsafeRawBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
         }
         WebPDemuxReleaseChunkIterator(&chunk)
+        var icc = WebPChunkIterator()
+        if WebPDemuxGetChunk(demuxer, "ICCP", 1, &icc) != 0, icc.chunk.size <= ICCProfileReader.maxSize {
+            iccProfile = Data(bytes: icc.chunk.bytes, count: icc.chunk.size)
+        }
+        WebPDemuxReleaseChunkIterator(&icc)
     }
 }

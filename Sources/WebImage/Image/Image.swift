@@ -1,3 +1,5 @@
+import Foundation
+
 /// A decoded image: one frame for a still, several for an animation.
 ///
 /// Immutable and `Sendable`. Pixels are 8-bit RGBA with straight alpha (see ``PixelBuffer``), already upright
@@ -15,11 +17,14 @@ public final class Image: Sendable {
     public let sourceOrientation: ImageOrientation
     /// Whether every pixel of every frame is opaque.
     public let isOpaque: Bool
+    /// The ICC profile of the pixels' colour space, when a decoder was asked to keep it
+    /// (``DecodingOptions/keepsColorProfile``); `nil` means sRGB.
+    public let colorProfile: Data?
 
     /// Creates an image from frames that all share one size.
     public init(
         frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .unknown, scale: Double = 1,
-        sourceOrientation: ImageOrientation = .up, isOpaque: Bool? = nil
+        sourceOrientation: ImageOrientation = .up, isOpaque: Bool? = nil, colorProfile: Data? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         precondition(frames.allSatisfy { $0.pixels.size == frames[0].pixels.size }, "frames differ in size")
@@ -29,6 +34,7 @@ public final class Image: Sendable {
         self.scale = scale
         self.sourceOrientation = sourceOrientation
         self.isOpaque = isOpaque ?? frames.allSatisfy { $0.pixels.isOpaque }
+        self.colorProfile = colorProfile
     }
 
     /// A still image of one pixel buffer.
@@ -53,6 +59,8 @@ public final class Image: Sendable {
 
     /// A copy with other frames and the same metadata (for transformers).
     public func withFrames(_ frames: [ImageFrame]) -> Image {
-        Image(frames: frames, loopCount: loopCount, format: format, scale: scale, sourceOrientation: sourceOrientation)
+        Image(
+            frames: frames, loopCount: loopCount, format: format, scale: scale, sourceOrientation: sourceOrientation,
+            colorProfile: colorProfile)
     }
 }

@@ -24,6 +24,17 @@ extension ImageFormat {
         if starts(with: Array("ftyp".utf8), at: 4), bytes.count >= 12 {
             let brand = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[8..<12]), as: UTF8.self)
             if brand == "avif" || brand == "avis" { return .avif }
+            // A generic HEIF major brand names the codec among the compatible brands (after the minor version).
+            if brand == "mif1" || brand == "msf1" {
+                let boxSize = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+                var offset = 16
+                while offset + 4 <= min(boxSize, bytes.count, 256) {
+                    let compatible = String(
+                        decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)]), as: UTF8.self)
+                    if compatible == "avif" || compatible == "avis" { return .avif }
+                    offset += 4
+                }
+            }
             if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) { return .heic }
         }
         if starts(with: Array("BM".utf8)), bytes.count >= 26 { return .bmp }

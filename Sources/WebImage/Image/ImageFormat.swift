@@ -31,6 +31,15 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the format can store an animation (GIF, APNG, animated WebP, AVIF sequences), so an encoder can keep
+    /// every frame.
+    public var supportsAnimation: Bool {
+        switch self {
+        case .gif, .png, .webp, .avif: true
+        default: false
+        }
+    }
+
     /// The MIME type, where one is registered.
     public var mimeType: String {
         switch self {

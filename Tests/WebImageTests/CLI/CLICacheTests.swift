@@ -83,14 +83,14 @@ struct CLICacheTests {
             let result = try await CLI.run(["demo", "--output-dir", "sheet", "--size", "64x64"], home: home)
             #expect(result.status == 0, "\(result.stderr)")
             let rows = result.stdout.split(separator: "\n")
-            #expect(rows.filter { $0.hasPrefix("2 ") && $0.contains(" memory ") }.count == 15)
-            #expect(rows.filter { $0.hasPrefix("3 ") && $0.contains(" disk ") }.count == 15)
+            #expect(rows.filter { $0.hasPrefix("2 ") && $0.contains(" memory ") }.count == 19)
+            #expect(rows.filter { $0.hasPrefix("3 ") && $0.contains(" disk ") }.count == 19)
             let sheet = home.appendingPathComponent("sheet")
             let files = try FileManager.default.contentsOfDirectory(atPath: sheet.path)
             #expect(files.contains("index.html"))
-            #expect(files.filter { $0.hasSuffix(".png") || $0.hasSuffix(".webp") }.count == 15)
+            #expect(files.filter { $0.hasSuffix(".png") || $0.hasSuffix(".webp") }.count == 19)
             let html = try String(contentsOf: sheet.appendingPathComponent("index.html"), encoding: .utf8)
-            #expect(html.components(separatedBy: "<img ").count - 1 == 15)
+            #expect(html.components(separatedBy: "<img ").count - 1 == 19)
         }
     }
 }

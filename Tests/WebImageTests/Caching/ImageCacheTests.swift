@@ -37,7 +37,7 @@ extension CachingTests {
             let hit = try #require(await cache.query(forKey: "anim"))
             #expect(hit.cacheType == .disk)
             #expect(hit.image?.frames.count == gif.frames.count)
-            #expect(hit.metadata?.format == .webp)
+            #expect(hit.metadata?.format == .gif)
         }
 
         @Test func diskHitIsDecodedAndPromotedToMemory() async throws {

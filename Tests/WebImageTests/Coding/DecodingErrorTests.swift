@@ -30,7 +30,7 @@ import WebImage
     @Test(
         arguments: [
             ([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], "tiff"),
-            (Array("\0\0\0\u{18}ftypavif\0\0\0\0".utf8), "avif"),
+            ([0x00, 0x00, 0x01, 0x00, 1, 0, 16, 16], "ico"),
             (Array("BM".utf8) + [UInt8](repeating: 0, count: 60), "bmp"),
         ] as [([UInt8], String)])
     func recognisedButUnsupportedFormatsSaySo(bytes: [UInt8], name: String) {

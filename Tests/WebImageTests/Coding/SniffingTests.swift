@@ -13,6 +13,8 @@ import Testing
             ([0x49, 0x49, 0x2A, 0x00], .tiff),
             (Array("\0\0\0\u{18}ftypheic".utf8), .heic),
             (Array("\0\0\0\u{18}ftypavif".utf8), .avif),
+            (Array("\0\0\0\u{1C}ftypmif1\0\0\0\0mif1miafavif".utf8), .avif),
+            (Array("\0\0\0\u{18}ftypmif1\0\0\0\0mif1heic".utf8), .heic),
             (Array("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
             (Array("<html><body>Not found</body></html>".utf8), .unknown),
             ([], .unknown),

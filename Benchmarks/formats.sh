@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Formats benchmark, printed as Markdown for docs/benchmarks.md:
+#   1. AVIF and HEIC decoding against libavif's and libheif's own tools (avifdec, heif-convert);
+#   2. AVIF encoding at each encoder speed (size and time), against avifenc at the same settings;
+#   3. what ICC colour conversion adds to a JPEG decode (Display P3 and sRGB-tagged against untagged).
+#   Benchmarks/formats.sh [BENCH_DIR]      (default ../shared/bench; its JPEGs are the inputs)
+# Ours are in-process medians (webimage-bench). The tools run as processes: their time is the median of 9 runs
+# minus the median of 9 runs on a 16x16 file of the same format (process start, library and codec set-up), and
+# they write y4m, that is they skip the YUV to RGB conversion that ours includes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BENCH_DIR=${1:-../shared/bench}
+command -v avifdec >/dev/null && command -v heif-convert >/dev/null && command -v convert >/dev/null || {
+    apt-get update -qq && apt-get install -y -qq libavif-bin libheif-examples imagemagick colord-data >/dev/null; }
+swift build -c release --scratch-path .build-release --product webimage-bench >/dev/null
+BIN=.build-release/release
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])['$1'])" "$2"; }
+ratio() { python3 -c "print('%.2f' % ($1 / $2))"; }
+# Median wall milliseconds of 9 runs of a command.
+runs() { python3 - "$@" <<'PY'
+import subprocess, sys, time
+samples = []
+for _ in range(9):
+    start = time.perf_counter()
+    subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    samples.append((time.perf_counter() - start) * 1000)
+print('%.3f' % sorted(samples)[4])
+PY
+}
+srgb=/usr/share/color/icc/colord/sRGB.icc
+p3=Tests/Fixtures/formats/DisplayP3.icc
+convert -size 16x16 xc:gray "$work/tiny.png"
+avifenc -s 8 "$work/tiny.png" "$work/tiny.avif" >/dev/null
+heif-enc -q 80 "$work/tiny.png" -o "$work/tiny.heic" >/dev/null
+avif_start=$(runs avifdec -j all "$work/tiny.avif" "$work/out.y4m")
+heif_start=$(runs heif-convert "$work/tiny.heic" "$work/out.y4m")
+
+echo "### Decoding AVIF and HEIC"
+echo
+echo "| file | size | ours ms | tool | tool ms (start-up subtracted) | ours/tool |"
+echo "|---|---|---|---|---|---|"
+for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
+    name=$(basename "$file"); name=${name%.*}
+    avifenc -j all -s 6 -y 420 --min 13 --max 13 --ignore-exif --ignore-xmp "$file" "$work/$name.avif" >/dev/null
+    heif-enc -q 80 "$file" -o "$work/$name.heic" >/dev/null
+    for format in avif heic; do
+        ours=$($BIN/webimage-bench decode "$work/$name.$format" | tail -1)
+        if [ $format = avif ]; then
+            tool=avifdec; tool_ms=$(runs avifdec -j all "$work/$name.avif" "$work/out.y4m"); start=$avif_start
+        else
+            tool=heif-convert; tool_ms=$(runs heif-convert "$work/$name.heic" "$work/out.y4m"); start=$heif_start
+        fi
+        net=$(python3 -c "print('%.3f' % ($tool_ms - $start))")
+        echo "| $name.$format | $(field size "$ours") | $(field median_ms "$ours") | $tool | $net | $(ratio "$(field median_ms "$ours")" "$net") |"
+    done
+done
+
+echo
+echo "### AVIF encoder speed (quality 80 = quantizer 13, 4:2:0; avifenc with the same settings)"
+echo
+echo "| file | speed | ours ms | bytes | avifenc ms (start-up subtracted) | avifenc bytes | ours/avifenc time |"
+echo "|---|---|---|---|---|---|---|"
+# One 1920x1080 photo: the slow speeds take seconds per encode on two cores.
+for file in "${ENCODE_FILE:-$BENCH_DIR/flowers.jpeg}"; do
+    name=$(basename "$file"); name=${name%.*}
+    convert "$file" "$work/$name.png"
+    $BIN/webimage-bench encode "$work/$name.png" --format avif --quality 80 --speeds 4,5,6,7,8,9,10 --seconds 1 \
+        | while read -r line; do
+            speed=$(field speed "$line")
+            tool_ms=$(runs avifenc -j all -s "$speed" -y 420 --min 13 --max 13 --ignore-exif --ignore-xmp --ignore-icc \
+                "$work/$name.png" "$work/enc.avif")
+            start=$(runs avifenc -j all -s "$speed" -y 420 --min 13 --max 13 "$work/tiny.png" "$work/enc-tiny.avif")
+            net=$(python3 -c "print('%.3f' % ($tool_ms - $start))")
+            echo "| $name | $speed | $(field median_ms "$line") | $(field bytes "$line") | $net | $(stat -c %s "$work/enc.avif") | $(ratio "$(field median_ms "$line")" "$net") |"
+        done
+done
+
+echo
+echo "### Colour conversion in a JPEG decode"
+echo
+echo "| file | untagged ms | sRGB profile ms | sRGB/untagged | Display P3 ms | P3/untagged |"
+echo "|---|---|---|---|---|---|"
+for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
+    name=$(basename "$file"); name=${name%.*}
+    convert "$file" -strip -quality 90 "$work/$name-plain.jpg"
+    convert "$file" -strip -profile "$srgb" -quality 90 "$work/$name-srgb.jpg"
+    convert "$file" -strip -profile "$srgb" -profile "$p3" -quality 90 "$work/$name-p3.jpg"
+    plain=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-plain.jpg" | tail -1)")
+    tagged=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-srgb.jpg" | tail -1)")
+    wide=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-p3.jpg" | tail -1)")
+    echo "| $name.jpg | $plain | $tagged | $(ratio "$tagged" "$plain") | $wide | $(ratio "$wide" "$plain") |"
+done

@@ -1,0 +1,24 @@
+extension Image {
+    /// This image with its pixels converted from ``colorProfile`` to sRGB, without a profile; `self` when there is no
+    /// profile, or when it is equivalent to sRGB or unusable.
+    ///
+    /// Meant for pipelines that decode with ``DecodingOptions/keepsColorProfile`` and shrink before converting: the
+    /// conversion then costs a fraction of what it costs on the full decode (see `docs/benchmarks.md`).
+    public func convertedToSRGB() -> Image {
+        guard let profile = colorProfile, !profile.isEmpty else { return self }
+        guard let transform = ColorTransforms.transform(for: profile, source: .rgba) else {
+            return Image(
+                frames: frames, loopCount: loopCount, format: format, scale: scale,
+                sourceOrientation: sourceOrientation, isOpaque: isOpaque)
+        }
+        let converted = frames.map { frame in
+            var bytes = frame.pixels.bytes
+            bytes.withUnsafeMutableBufferPointer { transform.apply($0) }
+            let pixels = PixelBuffer(width: frame.pixels.width, height: frame.pixels.height, bytes: bytes)
+            return ImageFrame(pixels: pixels, duration: frame.duration)
+        }
+        return Image(
+            frames: converted, loopCount: loopCount, format: format, scale: scale,
+            sourceOrientation: sourceOrientation, isOpaque: isOpaque)
+    }
+}

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Seeds each fuzz target's corpus directory (argument 1) from the conformance corpus and the regression files, with
-# the prefix bytes each entry point reads first (see Sources/WebImageTesting/FuzzEntries.swift).
+# Seeds each fuzz target's corpus directory (argument 1) from the conformance corpus, the AVIF/HEIC/colour fixtures and
+# the regression files, with the prefix bytes each entry point reads first (Sources/WebImageTesting/FuzzEntries.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$1
 for target in fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform; do
     mkdir -p "$root/$target"
 done
-for file in Tests/Fixtures/corpus/images/* Tests/Fixtures/regressions/* Tests/Fixtures/fuzz-regressions/*/*; do
+for file in Tests/Fixtures/corpus/images/* Tests/Fixtures/formats/images/* Tests/Fixtures/regressions/* \
+    Tests/Fixtures/fuzz-regressions/*/*; do
     [ -f "$file" ] || continue
     case "$file" in *.py) continue ;; esac
     name=$(basename "$file")

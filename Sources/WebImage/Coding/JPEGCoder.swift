@@ -11,6 +11,10 @@ public struct JPEGCoder: ImageCoding {
     /// Creates the coder.
     public init() {}
 
+    /// At most 500 progressive scans: a small file with thousands of scans would take minutes (libjpeg-turbo's own
+    /// guard against that denial of service).
+    private static let decompressFlags = Int32(TJFLAG_LIMITSCANS)
+
     public func canDecode(_ format: ImageFormat) -> Bool { format == .jpeg }
 
     public func canEncode(_ format: ImageFormat) -> Bool { format == .jpeg }
@@ -81,7 +85,7 @@ public struct JPEGCoder: ImageCoding {
         var pixels = PixelBuffer(width: size.width, height: size.height) { output in
             let status = tjDecompress2(
                 handle.raw, bytes.baseAddress, UInt(bytes.count), output.baseAddress, Int32(size.width), 0,
-                Int32(size.height), Int32(format.rawValue), 0)
+                Int32(size.height), Int32(format.rawValue), Self.decompressFlags)
             if status != 0 { failure = handle.decodeError(partial: partial) }
             guard failure == nil else { return }
             if isCMYK, color.transform == nil {

@@ -26,6 +26,7 @@ import WebImageTesting
     @Test func seedCorpusRunsThroughEveryEntryPoint() throws {
         let seeds =
             Self.files(in: Fixtures.corpus.appendingPathComponent("images"))
+            + Self.files(in: Fixtures.directory.appendingPathComponent("formats/images"))
             + Self.files(in: Fixtures.directory.appendingPathComponent("regressions"))
         let images = seeds.filter { $0.pathExtension != "py" }
         #expect(images.count > 150)

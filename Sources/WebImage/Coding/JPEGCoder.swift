@@ -76,6 +76,18 @@ public struct JPEGCoder: ImageCoding {
         }
         try options.limits.checkFrame(width: size.width, height: size.height)
         let isCMYK = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
+        if EXIFReader.jpegIsProgressive(bytes) {
+            // A progressive decode keeps every DCT coefficient of the whole image (2 bytes each, per component)
+            // whatever the scale it outputs: a 1.5 MB progressive 20000x20000 JPEG took 844 MB for a thumbnail.
+            let components = header.colorspace == Int32(TJCS_GRAY.rawValue) ? 1 : (isCMYK ? 4 : 3)
+            let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+            guard !overflow, pixels <= options.limits.maxTotalBytes / (2 * components) else {
+                throw WebImageError(
+                    .tooLarge,
+                    "a progressive \(header.width)x\(header.height) JPEG needs more than the limit of "
+                        + "\(options.limits.maxTotalBytes) bytes for its coefficients")
+            }
+        }
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
         let inverted = isCMYK && EXIFReader.jpegHasAdobeMarker(bytes)
         let color = ColorHandling(

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads the orientation tag (0x0112) from EXIF data: a TIFF structure, optionally after an `Exif\0\0` prefix.
+/// Reads the orientation tag (0x0112) from EXIF data (a TIFF structure, optionally after an `Exif\0\0` prefix), and
+/// the JPEG marker segments the decoder needs before decoding.
 enum EXIFReader {
     /// The orientation in `exif`, or ``ImageOrientation/up`` when absent or unreadable.
     static func orientation(in exif: UnsafeRawBufferPointer) -> ImageOrientation {
@@ -47,6 +48,11 @@ enum EXIFReader {
     /// Whether a JPEG carries an Adobe `APP14` segment (whose CMYK samples are stored inverted).
     static func jpegHasAdobeMarker(_ jpeg: UnsafeRawBufferPointer) -> Bool {
         jpegSegment(jpeg, where: { $0 == 0xEE && $1.starts(with: "Adobe".utf8) }) != nil
+    }
+
+    /// Whether a JPEG's frame is progressive (SOF2, SOF6, SOF10 or SOF14).
+    static func jpegIsProgressive(_ jpeg: UnsafeRawBufferPointer) -> Bool {
+        jpegSegment(jpeg, where: { marker, _ in [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) }) != nil
     }
 
     /// The payload of the first marker segment before the image data for which `matches(marker, payload)` holds.

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Makes the header-mutation regression files: corpus images whose header claims a zero or absurd size but which
-otherwise parse (checksums fixed), as found by mutating corpus files. Run from Tests/Fixtures."""
+otherwise parse (checksums fixed), as found by mutating corpus files. Run from Tests/Fixtures.
+
+progressive_6000.jpg (a 6000x6000 grey progressive JPEG) was saved with Pillow instead:
+Image.new("L", (6000, 6000), 128).save(path, progressive=True, quality=10)."""
 import struct
 import zlib
 

@@ -52,4 +52,17 @@ import WebImageTesting
         }
         await manager.shutdown()
     }
+
+    /// A progressive JPEG keeps the whole image's coefficients in memory even for a thumbnail: a 141 KB file of
+    /// 6000x6000 needs 72 MB. The limit on decoded bytes covers them, not only the scaled output.
+    @Test func progressiveJPEGCoefficientsCountAgainstTheLimits() throws {
+        let data = try Fixtures.data("regressions/progressive_6000.jpg")
+        let thumbnail = PixelSize(width: 100, height: 100)
+        let image = try ImageCoders.default.decode(data, options: DecodingOptions(targetSize: thumbnail))
+        #expect(image.width >= 100 && image.width <= 1000)
+        let strict = DecodingLimits(maxTotalBytes: 50 << 20)
+        #expect {
+            try ImageCoders.default.decode(data, options: DecodingOptions(targetSize: thumbnail, limits: strict))
+        } throws: { ($0 as? WebImageError)?.code == .tooLarge }
+    }
 }

@@ -10,7 +10,9 @@ struct HEIFFile: ~Copyable {
         guard let context = heif_context_alloc() else { throw WebImageError(.tooLarge, "libheif could not start") }
         let error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)
         guard error.code == heif_error_Ok else {
-            heif_context_free(context)
+            // The error's message lives in the context: read it before freeing the context (fuzz-info found the
+            // use after free).
+            defer { heif_context_free(context) }
             try Self.check(error)
             throw WebImageError(.corruptData, "invalid HEIF data")
         }

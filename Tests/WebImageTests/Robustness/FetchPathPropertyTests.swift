@@ -32,14 +32,19 @@ import WebImage
         ])
     }
 
-    @Test func everyRequestKeepsItsPromiseOrFailsTyped() async throws {
-        let manager = ImageManager(
+    /// A manager that loads `data:` URLs, with its disk tier in a fresh temporary directory.
+    private static func dataURLManager() -> ImageManager {
+        ImageManager(
             configuration: .init(
                 loader: ImageLoaders([DataURLImageLoader()]),
                 cache: ImageCache(
                     disk: DiskCache(
                         directory: FileManager.default.temporaryDirectory
-                            .appendingPathComponent("property-\(UUID().uuidString)")))))
+                            .appendingPathComponent("fetch-path-\(UUID().uuidString)")))))
+    }
+
+    @Test func everyRequestKeepsItsPromiseOrFailsTyped() async throws {
+        let manager = Self.dataURLManager()
         var random = SeededGenerator(seed: SeededGenerator.seed &+ 10)
         for _ in 0..<SeededGenerator.cases(default: 60) {
             let data = try randomImage(using: &random)
@@ -79,13 +84,7 @@ import WebImage
             for index in output.indices { output[index] = UInt8(truncatingIfNeeded: index &* 7) }
         }
         let jpeg = try ImageCoders.default.encode(Image(pixels: pixels), as: .jpeg, options: EncodingOptions())
-        let manager = ImageManager(
-            configuration: .init(
-                loader: ImageLoaders([DataURLImageLoader()]),
-                cache: ImageCache(
-                    disk: DiskCache(
-                        directory: FileManager.default.temporaryDirectory
-                            .appendingPathComponent("shrink-\(UUID().uuidString)")))))
+        let manager = Self.dataURLManager()
         let url = try #require(URL(string: "data:image/jpeg;base64," + jpeg.base64EncodedString()))
         for transformer: any ImageTransforming in [
             Resize(to: PixelSize(width: 37, height: 17), mode: mode),

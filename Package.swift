@@ -58,8 +58,11 @@ let package = Package(
                 "WebImage", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
@@ -77,7 +80,8 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage",
+                "WebImage", "WebImageStores",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -131,8 +135,11 @@ let package = Package(
         .testTarget(
             name: "WebImageStoresTests",
             dependencies: [
-                "WebImageStores", "WebImageTesting",
+                "WebImageStores", "WebImageServer", "WebImage", "WebImageTesting", "webimage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

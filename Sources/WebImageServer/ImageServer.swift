@@ -20,6 +20,8 @@ public final class ImageServer: Sendable {
     /// The configuration the server was built from.
     public let configuration: ImageServerConfiguration
     let responder: ImageResponder
+    /// `POST /admin/purge`, present only with a purge key.
+    let purge: PurgeResponder?
 
     /// Builds the server's parts; nothing is fetched or bound yet.
     public init(configuration: ImageServerConfiguration) {
@@ -35,27 +37,40 @@ public final class ImageServer: Sendable {
             resultTiers = .none
         }
         let limits = configuration.limits
+        let policy = SourcePolicy(
+            allowedSources: configuration.allowedSources, localRoot: configuration.localRoot,
+            allowsS3: configuration.s3Sources != nil)
+        let fetcher = SourceFetcher(
+            cache: cache, limits: limits, addressPolicy: configuration.addressPolicy,
+            shared: configuration.sharedStore, s3Sources: configuration.s3Sources, logger: configuration.logger)
+        let store = ResultStore(cache: cache, tiers: resultTiers, shared: configuration.sharedStore)
+        purge = configuration.purgeKey.map {
+            PurgeResponder(
+                key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
+                peers: configuration.peers, logger: configuration.logger)
+        }
         responder = ImageResponder(
             parser: ImageURLParser(signer: configuration.signer, presets: configuration.presets),
-            policy: SourcePolicy(allowedSources: configuration.allowedSources, localRoot: configuration.localRoot),
-            fetcher: SourceFetcher(
-                cache: cache, limits: limits, addressPolicy: configuration.addressPolicy, logger: configuration.logger),
-            store: ResultStore(cache: cache, tiers: resultTiers),
+            policy: policy,
+            fetcher: fetcher,
+            store: store,
             processor: ImageProcessor(coders: ImageCoders.default, limits: limits),
             gate: ProcessingGate(slots: limits.processingSlots, queueLimit: limits.processingQueue),
             configuration: configuration)
     }
 
-    /// Adds `GET`/`HEAD` `/health` and the image routes under the router's or group's path.
+    /// Adds `GET`/`HEAD` `/health`, `POST /admin/purge` (with a purge key) and the image routes under the router's or
+    /// group's path.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         addRoutes(to: router.group())
     }
 
-    /// Adds `GET`/`HEAD` `health` and the image routes under `group`'s path.
+    /// Adds `GET`/`HEAD` `health`, `POST admin/purge` (with a purge key) and the image routes under `group`'s path.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         let responder = responder
         group.get("health") { _, _ in Self.health() }
         group.head("health") { _, _ in Self.health() }
+        if let purge { group.post("admin/purge") { request, _ in await purge.respond(request) } }
         let image: @Sendable (Request, Context) async throws -> Response = { request, context in
             await responder.respond(path: Self.imagePath(request, context: context), request: request)
         }
@@ -75,8 +90,12 @@ public final class ImageServer: Sendable {
             logger: configuration.logger)
     }
 
-    /// Shuts the loaders down; call once the application has stopped.
-    public func shutdown() async { await responder.fetcher.shutdown() }
+    /// Shuts the loaders and the S3 clients (shared tier, S3 sources) down; call once the application has stopped.
+    public func shutdown() async {
+        await responder.fetcher.shutdown()
+        try? await configuration.sharedStore?.client.shutdown()
+        try? await configuration.s3Sources?.shutdown()
+    }
 
     private static func health() -> Response {
         var headers = HTTPFields()

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WebImage
+import WebImageStores
 
 /// Everything an ``ImageServer`` is built from; `Sendable`, so one value can build servers anywhere.
 public struct ImageServerConfiguration: Sendable {
@@ -26,6 +27,15 @@ public struct ImageServerConfiguration: Sendable {
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly
+    /// The shared cache tier of a cluster (`--shared-store`): read after memory and disk, before the origin, for
+    /// results and originals. `nil` for none.
+    public var sharedStore: SharedStore?
+    /// The HMAC key of `POST /admin/purge` signatures (`--purge-key`); `nil` leaves the route out (404).
+    public var purgeKey: [UInt8]?
+    /// The store `s3://bucket/key` sources are read from (`--s3-source-endpoint`); `nil` refuses them (404).
+    public var s3Sources: S3Client?
+    /// The other nodes of the cluster (`--peer`), to which a purge is forwarded.
+    public var peers: [URL] = []
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
 

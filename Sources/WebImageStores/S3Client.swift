@@ -67,9 +67,14 @@ public final class S3Client: Sendable {
         let response = try await send("GET", bucket: bucket, key: key)
         if response.status == 404 { return nil }
         try Self.check(response, operation: "GET", key: key)
+        var metadata: [String: String] = [:]
+        for (name, value) in response.headers where name.lowercased().hasPrefix("x-amz-meta-") {
+            metadata[String(name.lowercased().dropFirst("x-amz-meta-".count))] = value
+        }
         return S3Object(
             data: response.body, contentType: response.headers.first(name: "content-type"),
-            etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"))
+            etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"),
+            metadata: metadata)
     }
 
     /// Whether the store has an object at `key`.
@@ -80,14 +85,43 @@ public final class S3Client: Sendable {
         return true
     }
 
+    /// Whether `bucket` exists and these credentials may use it.
+    public func bucketExists(_ bucket: String) async throws(WebImageError) -> Bool {
+        let response = try await send("HEAD", bucket: bucket, key: nil)
+        if response.status == 404 { return false }
+        try Self.check(response, operation: "HeadBucket", key: bucket)
+        return true
+    }
+
+    /// The keys of every object whose key starts with `prefix` (ListObjectsV2, following continuation tokens).
+    public func list(bucket: String, prefix: String) async throws(WebImageError) -> [String] {
+        var keys: [String] = []
+        var token: String?
+        repeat {
+            var query = [("list-type", "2"), ("prefix", prefix)]
+            if let token { query.append(("continuation-token", token)) }
+            let response = try await send("GET", bucket: bucket, key: nil, query: query)
+            try Self.check(response, operation: "ListObjectsV2", key: prefix)
+            let page = S3ListPage(xml: response.body)
+            keys += page.keys
+            token = page.nextToken
+        } while token != nil
+        return keys
+    }
+
     /// Stores `data` at `key`. With `onlyIfAbsent`, the write is conditional (`If-None-Match: *`): the first writer
     /// wins and a later one gets `false` (412) without replacing it. Returns whether this call stored the object.
+    /// `metadata` becomes `x-amz-meta-*` headers, returned by ``get(bucket:key:)`` in ``S3Object/metadata``.
     @discardableResult
     public func put(
-        bucket: String, key: String, data: Data, contentType: String? = nil, onlyIfAbsent: Bool = false
+        bucket: String, key: String, data: Data, contentType: String? = nil, metadata: [String: String] = [:],
+        onlyIfAbsent: Bool = false
     ) async throws(WebImageError) -> Bool {
         var headers: [(String, String)] = []
         if let contentType { headers.append(("Content-Type", contentType)) }
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            headers.append(("x-amz-meta-" + name.lowercased(), value))
+        }
         if onlyIfAbsent { headers.append(("If-None-Match", "*")) }
         let response = try await send("PUT", bucket: bucket, key: key, body: data, headers: headers)
         if response.status == 412 && onlyIfAbsent { return false }
@@ -120,7 +154,8 @@ public final class S3Client: Sendable {
     }
 
     private func send(
-        _ method: String, bucket: String, key: String?, body: Data? = nil, headers extra: [(String, String)] = []
+        _ method: String, bucket: String, key: String?, query: [(String, String)] = [], body: Data? = nil,
+        headers extra: [(String, String)] = []
     ) async throws(WebImageError) -> Response {
         let path = "/" + bucket + (key.map { "/" + $0 } ?? "")
         let key = key ?? bucket
@@ -131,11 +166,12 @@ public final class S3Client: Sendable {
         let base =
             configuration.endpoint.absoluteString.hasSuffix("/")
             ? String(configuration.endpoint.absoluteString.dropLast()) : configuration.endpoint.absoluteString
-        var request = HTTPClientRequest(url: base + SignatureV4.encodedPath(path))
+        let queryString = query.isEmpty ? "" : "?" + SignatureV4.canonicalQuery(query)
+        var request = HTTPClientRequest(url: base + SignatureV4.encodedPath(path) + queryString)
         request.method = HTTPMethod(rawValue: method)
         let payloadHash = body.map { SignatureV4.hex(SHA256.hash(data: $0)) } ?? SignatureV4.emptyPayloadHash
         let signed = signer.signedHeaders(
-            method: method, path: path, headers: [("host", hostHeader)] + extra, payloadHash: payloadHash,
+            method: method, path: path, query: query, headers: [("host", hostHeader)] + extra, payloadHash: payloadHash,
             date: Date())
         request.headers.add(name: "Host", value: hostHeader)
         for (name, value) in extra + signed { request.headers.add(name: name, value: value) }

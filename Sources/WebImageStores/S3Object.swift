@@ -10,12 +10,17 @@ public struct S3Object: Sendable {
     public let etag: String?
     /// When it was stored, from `Last-Modified`, if the store said.
     public let lastModified: String?
+    /// The user metadata it was stored with (`x-amz-meta-NAME` headers), by lower-case `NAME`.
+    public let metadata: [String: String]
 
     /// Creates an object.
-    public init(data: Data, contentType: String?, etag: String?, lastModified: String?) {
+    public init(
+        data: Data, contentType: String?, etag: String?, lastModified: String?, metadata: [String: String] = [:]
+    ) {
         self.data = data
         self.contentType = contentType
         self.etag = etag
         self.lastModified = lastModified
+        self.metadata = metadata
     }
 }

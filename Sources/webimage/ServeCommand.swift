@@ -70,9 +70,16 @@ struct ServeCommand: AsyncParsableCommand {
     var allowPrivateSources = false
     @Flag(help: "Allow sources on link-local addresses (169.254.0.0/16, fe80::/10, cloud metadata).")
     var allowLinkLocalSources = false
+    @OptionGroup(title: "Cluster")
+    var cluster: ClusterOptions
 
     func run() async throws {
         let configuration = try makeConfiguration()
+        if let shared = configuration.sharedStore, await shared.bucketExists() != true {
+            configuration.logger.warning(
+                "the shared store's bucket is missing or unreachable; results and originals are not shared",
+                metadata: ["store": "\(shared.location)"])
+        }
         let server = ImageServer(configuration: configuration)
         let host = host
         let app = server.makeApplication(host: host, port: port) { port in
@@ -119,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
             allowsLoopback: allowLoopbackSources || Env.bool("ALLOW_LOOPBACK_SOURCES") == true,
             allowsPrivate: allowPrivateSources || Env.bool("ALLOW_PRIVATE_SOURCES") == true,
             allowsLinkLocal: allowLinkLocalSources || Env.bool("ALLOW_LINK_LOCAL_SOURCES") == true)
+        try cluster.apply(to: &configuration)
         return configuration
     }
 

@@ -19,7 +19,7 @@ struct WebImageCommand: AsyncParsableCommand {
             """,
         subcommands: [
             FetchCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self, DemoCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, URLCommand.self,
         ]
     )
 }

@@ -19,7 +19,7 @@ import Testing
             \(backendBlocks.joined(separator: "\n"))
             """
         let nginx = try await Nginx.start(http: http, readyURL: "http://\(names[0])/")
-        defer { nginx.process.stop() }
+        defer { nginx.stop() }
         let ring = ConsistentHashRing(servers: names, weights: weights)
         let keys = (0..<10_000).map { "/sig/rs:fill:\($0 % 97):\($0 % 13)/plain/http://origin/\($0).jpg" }
         let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in

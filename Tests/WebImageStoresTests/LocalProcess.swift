@@ -13,15 +13,18 @@ final class LocalProcess: Sendable {
         self.directory = directory
     }
 
-    /// Starts `executable arguments…` with its output in `directory/NAME.log`.
+    /// Starts `executable arguments…` with its output in `directory/NAME.log` and `environment` added to this
+    /// process's.
     static func start(
-        _ executable: String, _ arguments: [String], in directory: URL, log: String
+        _ executable: String, _ arguments: [String], in directory: URL, log: String,
+        environment: [String: String] = [:]
     ) throws
         -> LocalProcess
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = directory
         let logURL = directory.appendingPathComponent("\(log).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)

@@ -15,16 +15,18 @@ struct SeaweedFS {
             .deletingLastPathComponent().appendingPathComponent(".venv-stores/bin/weed").path
     }
 
+    /// The S3 gateway's identities file: one access key with every right.
+    static let identities = """
+        {"identities": [{"name": "webimage", "credentials": [{"accessKey": "webimage-test", \
+        "secretKey": "webimage-test-secret"}], "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
+        """
+
     /// Starts it and waits until its S3 gateway answers (about 3.5 s).
     static func start() async throws -> SeaweedFS {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw LocalProcessError.missing("\(executable): run `make test`, which installs SeaweedFS")
         }
         let directory = try LocalProcess.temporaryDirectory("seaweedfs")
-        let identities = """
-            {"identities": [{"name": "webimage", "credentials": [{"accessKey": "webimage-test", \
-            "secretKey": "webimage-test-secret"}], "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
-            """
         try Data(identities.utf8).write(to: directory.appendingPathComponent("s3.json"))
         let ports = try (0..<4).map { _ in try LocalProcess.freePort(gap: 10_000) }
         let process = try LocalProcess.start(

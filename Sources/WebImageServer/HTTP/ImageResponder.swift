@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import WebImage
@@ -30,10 +29,10 @@ struct ImageResponder: Sendable {
         let url = try policy.url(for: parsed.source)
         let options = parsed.options
         let format = options.format ?? (configuration.autoWebP && negotiation.acceptsWebP ? .webp : nil)
-        let identity = [options.cacheIdentity, parsed.source, format?.name ?? "auto"].joined(separator: "|")
-        let digest = SHA256.hash(data: Array(identity.utf8)).map { String(format: "%02x", $0) }.joined()
-        let key = "result:" + digest
-        let etag = "\"" + digest.prefix(32) + "\""
+        let id = ResultID(
+            identity: [options.cacheIdentity, parsed.source, format?.name ?? "auto"].joined(separator: "|"),
+            source: parsed.source)
+        let etag = "\"" + id.digest.prefix(32) + "\""
         var headers = HTTPFields()
         headers[.eTag] = etag
         headers[.cacheControl] = "max-age=\(maxAge(options, now: now)), public"
@@ -43,7 +42,7 @@ struct ImageResponder: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date), request.headers[.ifNoneMatch] == nil,
-            let hit = await store.cached(key),
+            let hit = await store.cached(id),
             hit.created.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         {
             headers[.lastModified] = HTTPDate.string(hit.created)
@@ -52,7 +51,7 @@ struct ImageResponder: Sendable {
 
         let result = try await withDeadline(configuration.limits.requestTimeout) {
             () async throws(ImageServerError) -> StoredResult in
-            try await store.result(for: key) { [fetcher, processor, gate] () async throws(ImageServerError) in
+            try await store.result(for: id) { [fetcher, processor, gate] () async throws(ImageServerError) in
                 let data = try await fetcher.fetch(url)
                 return try await gate.run { () async throws(ImageServerError) in
                     try processor.process(data, options: options, format: format)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WebImage
+import WebImageStores
 
 /// Fetches source bytes through the library's ``ImageManager``: its cache keeps originals, its runs coalesce
 /// identical loads, its loaders enforce the download timeout and the size limit.
@@ -9,17 +10,30 @@ import WebImage
 final class SourceFetcher: Sendable {
     let manager: ImageManager
     private let loaderOptions: ImageLoaderOptions
+    /// The loader that reaches origins, shut down here because a shared-tier loader wraps it.
+    private let http: HTTPImageLoader
 
-    init(cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, logger: Logger) {
+    init(
+        cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
+        s3Sources: S3Client?, logger: Logger
+    ) {
         var options = ImageLoaderOptions()
         options.timeout = limits.downloadTimeout
         options.maxBodySize = limits.maxSourceFileSize
         options.responseValidator = .statusOnly
         options.redirectLimit = 5
         loaderOptions = options
+        var configuration = HTTPImageLoader.Configuration()
+        configuration.addressPolicy = addressPolicy
+        configuration.connectTimeout = .seconds(5)
+        http = HTTPImageLoader(configuration: configuration)
+        // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
+        // files (for `local://`, already confined to the root).
+        let origins = ImageLoaders([http] + (s3Sources.map { [S3ImageLoader(client: $0)] } ?? []))
+        let network: any ImageLoading = shared.map { SharedStoreLoader(upstream: origins, store: $0) } ?? origins
         manager = ImageManager(
             configuration: .init(
-                loader: Self.loader(addressPolicy: addressPolicy), cache: cache, remembersFailedURLs: false,
+                loader: ImageLoaders([network, FileImageLoader()]), cache: cache, remembersFailedURLs: false,
                 logger: logger))
     }
 
@@ -33,14 +47,18 @@ final class SourceFetcher: Sendable {
         return data
     }
 
-    func shutdown() async { await manager.shutdown() }
+    /// Drops the cached original of `url` from memory and disk; returns whether there was one.
+    func forget(_ url: URL) async -> Bool {
+        let key = ImageRequest(url: url).cacheKey
+        let cache = manager.configuration.cache
+        guard await cache.contains(key, in: .all) != .none else { return false }
+        await cache.remove(forKey: key, from: .all)
+        return true
+    }
 
-    /// HTTP(S) with the SSRF rules at connect time, and files (for `local://`, already confined to the root).
-    private static func loader(addressPolicy: SourceAddressPolicy) -> ImageLoaders {
-        var configuration = HTTPImageLoader.Configuration()
-        configuration.addressPolicy = addressPolicy
-        configuration.connectTimeout = .seconds(5)
-        return ImageLoaders([HTTPImageLoader(configuration: configuration), FileImageLoader()])
+    func shutdown() async {
+        await manager.shutdown()
+        try? await http.shutdown()
     }
 
     /// imgproxy's status for a failed fetch.

@@ -1,14 +1,18 @@
 import Foundation
 
-/// Which sources the server fetches: `http`/`https`, `local://` under the root only, `--allowed-sources` prefixes.
+/// Which sources the server fetches: `http`/`https`, `local://` under the root only, `s3://` when an S3 source store
+/// is configured, `--allowed-sources` prefixes.
 struct SourcePolicy: Sendable {
     let allowedSources: [String]
     /// The resolved (symlink-free) local root.
     let localRoot: URL?
+    /// Whether `s3://bucket/key` sources are read (`--s3-source-endpoint`).
+    let allowsS3: Bool
 
-    init(allowedSources: [String], localRoot: URL?) {
+    init(allowedSources: [String], localRoot: URL?, allowsS3: Bool = false) {
         self.allowedSources = allowedSources
         self.localRoot = localRoot.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
+        self.allowsS3 = allowsS3
     }
 
     /// The URL to load for `source`, or a 404 naming the rule that refuses it.
@@ -25,6 +29,12 @@ struct SourcePolicy: Sendable {
             return url
         case "local":
             return try localURL(source)
+        case "s3":
+            guard allowsS3 else { throw .invalid("S3 sources are not enabled") }
+            guard let bucket = url.host, !bucket.isEmpty, url.path.count > 1 else {
+                throw .invalid("invalid S3 source")
+            }
+            return url
         default:
             throw .invalid("unknown source scheme \(scheme.prefix(16))")
         }

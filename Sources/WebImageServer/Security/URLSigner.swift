@@ -39,7 +39,7 @@ public struct URLSigner: Sendable, Hashable {
     }
 
     /// The bytes of a hexadecimal string, or `nil`.
-    static func bytes(hex: String) -> [UInt8]? {
+    public static func bytes(hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []

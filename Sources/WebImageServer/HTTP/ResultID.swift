@@ -1,0 +1,21 @@
+import Crypto
+
+/// What names one result: the key of the node's own caches, and the source and identity that name it in the shared
+/// tier (`results/<sha256(source)>/<sha256(identity)>`) and in a purge.
+struct ResultID: Sendable, Hashable {
+    /// The normalised options, the source and the chosen format, joined (never the signature).
+    let identity: String
+    /// The source URL as the request gave it.
+    let source: String
+    /// The SHA-256 of ``identity`` in hex: the ETag's source.
+    let digest: String
+
+    init(identity: String, source: String) {
+        self.identity = identity
+        self.source = source
+        digest = SHA256.hash(data: Array(identity.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The key in the node's memory and disk caches.
+    var key: String { "result:" + digest }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import WebImage
+
+/// Loads `s3://bucket/key` sources through an ``S3Client`` (imgproxy's `IMGPROXY_USE_S3`): the bucket is the URL's
+/// host, the key its path without the leading `/` (percent-decoded). A missing object is a 404 ``WebImageError``
+/// (`badStatus`), so a server answers it as an origin 404.
+public struct S3ImageLoader: ImageLoading {
+    /// The client of the source store, with its own endpoint and credentials.
+    public let client: S3Client
+
+    /// A loader over `client`.
+    public init(client: S3Client) { self.client = client }
+
+    public func canLoad(_ url: URL) -> Bool { url.scheme?.lowercased() == "s3" }
+
+    public func load(
+        _ request: ImageLoadRequest, progress: ImageLoadProgressHandler?, partialData: ImagePartialDataHandler?
+    ) async throws(WebImageError) -> ImageResponse {
+        let url = request.url
+        guard let bucket = url.host, !bucket.isEmpty else {
+            throw WebImageError(.invalidSource, "an S3 source is s3://bucket/key", url: url)
+        }
+        let key = String(url.path.drop { $0 == "/" })
+        guard !key.isEmpty else { throw WebImageError(.invalidSource, "the S3 source names no key", url: url) }
+        guard let object = try await client.get(bucket: bucket, key: key) else {
+            throw WebImageError(.badStatus, "no object \(key) in bucket \(bucket)", url: url, httpStatus: 404)
+        }
+        guard object.data.count <= request.options.maxBodySize else {
+            throw WebImageError(
+                .bodyTooLarge, "the object is larger than \(request.options.maxBodySize) bytes", url: url)
+        }
+        var headers: [(name: String, value: String)] = []
+        if let type = object.contentType { headers.append(("Content-Type", type)) }
+        if let modified = object.lastModified { headers.append(("Last-Modified", modified)) }
+        if let etag = object.etag { headers.append(("ETag", etag)) }
+        return ImageResponse(
+            data: object.data, url: url, httpStatus: 200, headers: ImageHTTPHeaders(headers),
+            expectedLength: object.data.count)
+    }
+}

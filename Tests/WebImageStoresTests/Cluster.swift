@@ -1,0 +1,146 @@
+import AsyncHTTPClient
+import Foundation
+import WebImage
+import WebImageServer
+import WebImageTesting
+
+@testable import WebImageStores
+
+/// A real cluster on 127.0.0.1: `webimage serve` processes (the built binary) behind a real nginx hashing the URL
+/// (`hash $request_uri consistent`), sharing a tier in a real SeaweedFS, in front of a counting test origin.
+struct Cluster {
+    let seaweed: SeaweedFS
+    let origin: TestImageServer
+    let nginx: Nginx
+    /// nginx's port.
+    let front: Int
+    /// The running nodes by port.
+    private(set) var nodes: [Int: LocalProcess]
+    /// The ports in nginx's `upstream` block, in order (a killed node stays listed, as in production).
+    private(set) var upstream: [Int]
+    let home: URL
+
+    static let bucket = "cluster"
+    static let location = "s3://cluster/c"
+
+    /// The built `webimage` executable next to the test bundle.
+    static var executable: String? {
+        var candidates = [
+            Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        candidates += candidates.map { $0.deletingLastPathComponent() }
+        return candidates.map { $0.appendingPathComponent("webimage").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Starts the store, the origin, `count` nodes and nginx.
+    static func start(nodes count: Int, origin: TestImageServer) async throws -> Cluster {
+        let seaweed = try await SeaweedFS.start()
+        do {
+            let setup = S3Client(
+                configuration: .init(
+                    endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
+            try await setup.createBucket(bucket)
+            try await setup.shutdown()
+            let home = try LocalProcess.temporaryDirectory("cluster")
+            var nodes: [Int: LocalProcess] = [:]
+            for _ in 0..<count {
+                let port = try LocalProcess.freePort()
+                nodes[port] = try await startNode(port: port, seaweed: seaweed, home: home)
+            }
+            let ports = nodes.keys.sorted()
+            let front = try LocalProcess.freePort()
+            let nginx = try await Nginx.start(
+                http: http(front: front, ports: ports), readyURL: "http://127.0.0.1:\(front)/health")
+            return Cluster(
+                seaweed: seaweed, origin: origin, nginx: nginx, front: front, nodes: nodes, upstream: ports, home: home)
+        } catch {
+            seaweed.process.stop()
+            throw error
+        }
+    }
+
+    /// A node on `port` with its own cache directory (kept across restarts, as a node's disk is).
+    static func startNode(port: Int, seaweed: SeaweedFS, home: URL) async throws -> LocalProcess {
+        guard let executable else { throw LocalProcessError.missing("webimage was not built next to the tests") }
+        let directory = home.appendingPathComponent("node-\(port)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let process = try LocalProcess.start(
+            executable,
+            [
+                "serve", "--port", "\(port)", "--cache-dir", directory.appendingPathComponent("cache").path,
+                "--no-auto-webp", "--allow-loopback-sources", "--shared-store", location,
+                "--shared-store-endpoint", seaweed.endpoint.absoluteString, "--shared-store-timeout", "2",
+            ], in: directory, log: "serve",
+            environment: [
+                "WEBIMAGE_S3_ACCESS_KEY": seaweed.credentials.accessKey,
+                "WEBIMAGE_S3_SECRET_KEY": seaweed.credentials.secretKey,
+            ])
+        do {
+            try await LocalProcess.waitUntilAnswering("http://127.0.0.1:\(port)/health", seconds: 20)
+        } catch {
+            process.stop()
+            throw error
+        }
+        return process
+    }
+
+    /// nginx's `http { }` body: the ring, retries on a dead node, and the chosen node in `X-Upstream`.
+    static func http(front: Int, ports: [Int]) -> String {
+        """
+        upstream nodes {
+            hash $request_uri consistent;
+            \(ports.map { "server 127.0.0.1:\($0) max_fails=1 fail_timeout=10s;" }.joined(separator: "\n    "))
+        }
+        server {
+            listen 127.0.0.1:\(front);
+            location / {
+                proxy_pass http://nodes;
+                proxy_next_upstream error timeout http_502 http_503;
+                proxy_connect_timeout 1s;
+                add_header X-Upstream $upstream_addr always;
+            }
+        }
+        """
+    }
+
+    /// Kills a node with SIGKILL; nginx still lists it.
+    mutating func kill(_ port: Int) {
+        nodes.removeValue(forKey: port)?.stop()
+    }
+
+    /// Starts a node on `port` (again) and, when new, adds it to nginx's ring with a reload.
+    mutating func start(_ port: Int) async throws {
+        nodes[port] = try await Self.startNode(port: port, seaweed: seaweed, home: home)
+        if !upstream.contains(port) {
+            upstream.append(port)
+            try await nginx.reload(http: Self.http(front: front, ports: upstream))
+        }
+    }
+
+    /// `GET path` through nginx: the status and the node that answered.
+    func get(_ path: String) async throws -> (status: Int, node: String) {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(front)\(path)"), timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 16 << 20)
+        // After a retry nginx lists every node it tried ("a, b"); the last one answered.
+        let node = response.headers.first(name: "X-Upstream")?.split(separator: ",").last
+        return (Int(response.status.code), node.map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
+    }
+
+    /// The keys in the shared tier below `path`.
+    func storedKeys(_ path: String) async throws -> [String] {
+        let client = S3Client(
+            configuration: .init(endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
+        let keys = try await client.list(bucket: Self.bucket, prefix: "c/" + path)
+        try await client.shutdown()
+        return keys
+    }
+
+    func stop() {
+        nginx.stop()
+        for node in nodes.values { node.stop() }
+        seaweed.process.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+}

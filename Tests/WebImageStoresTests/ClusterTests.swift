@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageServer
+import WebImageTesting
+
+@testable import WebImageStores
+
+/// The scale-out targets on a real cluster: 3 `webimage serve` processes behind nginx, sharing a SeaweedFS tier.
+@Suite(.serialized) struct ClusterTests {
+    /// 50 sources × 6 widths = 300 distinct results, each by its canonical URL.
+    static let sources = 50
+    static let widths = [16, 24, 32, 40, 48, 56]
+
+    @Test func eachSourceIsFetchedOnceAndKeysMoveOnlyAsTheRingSays() async throws {
+        let origin = TestImageServer()
+        try await origin.start()
+        for index in 0..<Self.sources {
+            let pixels = PixelBuffer(
+                width: 96, height: 64,
+                filledWith: RGBA(red: UInt8(index * 5), green: UInt8(255 - index * 5), blue: UInt8(index % 7 * 30)))
+            let jpeg = try ImageCoders.default.encode(Image(pixels: pixels), as: .jpeg, options: .default)
+            origin.register(jpeg, at: "/s\(index).jpg", contentType: "image/jpeg")
+        }
+        var cluster = try await Cluster.start(nodes: 3, origin: origin)
+        do {
+            try await check(&cluster)
+        } catch {
+            cluster.stop()
+            try await origin.shutdown()
+            throw error
+        }
+        cluster.stop()
+        try await origin.shutdown()
+    }
+
+    private func check(_ cluster: inout Cluster) async throws {
+        let builder = ImageURLBuilder(signer: nil)
+        var paths: [String] = []
+        for index in 0..<Self.sources {
+            for width in Self.widths {
+                var options = ProcessingOptions()
+                options.width = width
+                paths.append(builder.url(options, source: cluster.origin.url("/s\(index).jpg").absoluteString))
+            }
+        }
+
+        // 1. Every result requested 5 times in shuffled order by 32 concurrent clients: each source fetched from the
+        //    origin once cluster-wide, each result stored once in the shared tier.
+        var generator = SystemRandomNumberGenerator()
+        let trace = (paths + paths + paths + paths + paths).shuffled(using: &generator)
+        let first = try await Self.request(trace, through: cluster, concurrency: 32)
+        #expect(first.values.allSatisfy { $0.status == 200 })
+        #expect(cluster.origin.stats.total == Self.sources)
+        for index in 0..<Self.sources { #expect(cluster.origin.requestCount("/s\(index).jpg") == 1) }
+        #expect(try await cluster.storedKeys("results/").count == paths.count)
+        let owners = first.mapValues(\.node)
+        let names = cluster.upstream.map { "127.0.0.1:\($0)" }
+        let ring = ConsistentHashRing(servers: names)
+        #expect(paths.allSatisfy { owners[$0] == ring.server(for: $0) }, "nginx routes as our ring predicts")
+
+        // 3. A fourth node (nginx -s reload): exactly the keys the ring gives it move, all to it, served from the
+        //    shared tier without the origin.
+        let added = try LocalProcess.freePort()
+        try await cluster.start(added)
+        let grown = ConsistentHashRing(servers: names + ["127.0.0.1:\(added)"])
+        let afterAdd = try await Self.request(paths, through: cluster, concurrency: 8)
+        let moved = paths.filter { afterAdd[$0]?.node != owners[$0] }
+        #expect(afterAdd.values.allSatisfy { $0.status == 200 })
+        #expect(moved.allSatisfy { afterAdd[$0]?.node == "127.0.0.1:\(added)" })
+        #expect(Set(moved) == Set(paths.filter { grown.server(for: $0) != ring.server(for: $0) }))
+        #expect(cluster.origin.stats.total == Self.sources)
+
+        // 2. A node killed with SIGKILL: no request fails (nginx retries on the next node), the keys of the survivors
+        //    stay where they are, and the dead node's results come from the shared tier, not the origin.
+        let victim = cluster.upstream[0]
+        cluster.kill(victim)
+        let afterKill = try await Self.request(paths, through: cluster, concurrency: 8)
+        #expect(afterKill.values.allSatisfy { $0.status == 200 })
+        let survivorsMoved = paths.filter {
+            afterAdd[$0]?.node != "127.0.0.1:\(victim)" && afterKill[$0]?.node != afterAdd[$0]?.node
+        }
+        #expect(survivorsMoved.isEmpty)
+        #expect(cluster.origin.stats.total == Self.sources)
+        #expect(try await cluster.storedKeys("results/").count == paths.count)
+    }
+
+    /// Sends every path (a path listed twice is sent twice) with `concurrency` clients; the last answer per path.
+    static func request(
+        _ paths: [String], through cluster: Cluster, concurrency: Int
+    ) async throws -> [String: (status: Int, node: String)] {
+        try await withThrowingTaskGroup(of: [(String, Int, String)].self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    var answers: [(String, Int, String)] = []
+                    for (index, path) in paths.enumerated() where index % concurrency == worker {
+                        let (status, node) = try await cluster.get(path)
+                        answers.append((path, status, node))
+                    }
+                    return answers
+                }
+            }
+            var answers: [String: (status: Int, node: String)] = [:]
+            for try await batch in group {
+                for (path, status, node) in batch { answers[path] = (status, node) }
+            }
+            return answers
+        }
+    }
+}

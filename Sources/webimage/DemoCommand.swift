@@ -56,10 +56,10 @@ struct DemoCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
         print("test image server: \(server.baseURL)   cache: \(cacheDirectory.path)\n")
 
-        let context = ImageContext().with(ImageContextKeys.Transformer.self, Resize(to: box, mode: .fit))
+        let resize = Resize(to: box, mode: .contain)
         let requests = Self.samples.map { name in
             let folder = Self.formatSamples.contains(name) ? "formats" : "corpus"
-            return (name, ImageRequest(url: server.url("/fixtures/\(folder)/images/\(name)"), context: context))
+            return (name, ImageRequest(url: server.url("/fixtures/\(folder)/images/\(name)"), transformer: resize))
         }
         func disk() -> DiskCache {
             DiskCache(directory: cacheDirectory, configuration: DiskCache.Configuration(sweepInterval: nil))

@@ -130,19 +130,15 @@ struct FetchCommand: AsyncParsableCommand {
         return sources.map { source in
             let request = Result { () throws(WebImageError) -> ImageRequest in
                 let url = try ManagerFactory.url(for: source)
-                var context = ImageContext()
-                context[ImageContextKeys.LoaderOptions.self] = ManagerFactory.loaderOptions(for: url, timeout: timeout)
-                // A lone resize is the transformer itself; a pipeline starting with one shrinks on load too.
+                var made = ImageRequest(
+                    url: url, options: options,
+                    loaderOptions: ManagerFactory.loaderOptions(for: url, timeout: timeout))
+                // A lone transformer is the transformer itself (its key is the cache key's suffix).
                 if let pipeline {
-                    let only: any ImageTransforming =
-                        pipeline.transformers.count == 1 ? pipeline.transformers[0] : pipeline
-                    context[ImageContextKeys.Transformer.self] = only
+                    made.transformer = pipeline.transformers.count == 1 ? pipeline.transformers[0] : pipeline
                 }
-                if noCache {
-                    context[ImageContextKeys.QueryCacheType.self] = ImageCacheType.none
-                    context[ImageContextKeys.StoreCacheType.self] = ImageCacheType.none
-                }
-                return ImageRequest(url: url, options: options, context: context)
+                if noCache { made.cachePolicy = ImageCachePolicy(query: .none, store: .none) }
+                return made
             }
             return FetchJob(
                 source: source, request: request, output: outputPath(for: source, format: explicit),

@@ -64,11 +64,11 @@ struct PrefetchCommand: AsyncParsableCommand {
                 source,
                 Result { () throws(WebImageError) -> ImageRequest in
                     let url = try ManagerFactory.url(for: source)
-                    let context = ImageContext().with(
-                        ImageContextKeys.LoaderOptions.self, ManagerFactory.loaderOptions(for: url, timeout: timeout))
                     var options: ImageOptions = [.lowPriority, .avoidDecode]
                     if retryFailed { options.insert(.retryFailed) }
-                    return ImageRequest(url: url, options: options, context: context)
+                    return ImageRequest(
+                        url: url, options: options,
+                        loaderOptions: ManagerFactory.loaderOptions(for: url, timeout: timeout))
                 }
             )
         }

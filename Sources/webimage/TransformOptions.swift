@@ -26,9 +26,9 @@ struct TransformOptions: ParsableArguments {
         guard let resize else { return nil }
         let mode: ResizeMode
         switch fit {
-        case "contain": mode = .fit
-        case "cover": mode = .fill
-        case "fill": mode = .stretch
+        case "contain": mode = .contain
+        case "cover": mode = .cover
+        case "fill": mode = .fill
         default: throw WebImageError(.invalidArgument, "--fit takes contain, cover or fill, not '\(fit)'")
         }
         return Resize(to: try Self.size(resize, flag: "--resize"), mode: mode)

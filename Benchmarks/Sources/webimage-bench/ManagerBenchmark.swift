@@ -84,20 +84,19 @@ enum ManagerBenchmark {
         /// Loads `urls` and returns the manager used, whose background disk writes are awaited after timing.
         func load(_ urls: [URL], loader: HTTPImageLoader) async throws -> ImageManager? {
             var options: ImageOptions = []
-            var context = ImageContext()
+            var cachePolicy = ImageCachePolicy.default
             switch self {
             case .loaderAndDecode, .loaderAndDecodeKeeping:
                 try await loadAndDecodeAll(urls, loader: loader, keep: self == .loaderAndDecodeKeeping)
                 return nil
             case .managerNoCache:
-                context = context.with(ImageContextKeys.QueryCacheType.self, []).with(
-                    ImageContextKeys.StoreCacheType.self, [])
+                cachePolicy = ImageCachePolicy(query: [], store: [])
             case .managerMemoryOnly: options = .cacheMemoryOnly
             case .manager: break
             case .managerWaitingForDisk: options = .waitStoreCache
             }
             let manager = try ManagerBenchmark.manager(loader: loader)
-            try await loadAll(urls, with: manager, options: options, context: context)
+            try await loadAll(urls, with: manager, options: options, cachePolicy: cachePolicy)
             return manager
         }
     }
@@ -111,9 +110,11 @@ enum ManagerBenchmark {
     }
 
     private static func loadAll(
-        _ urls: [URL], with manager: ImageManager, options: ImageOptions = [], context: ImageContext = ImageContext()
+        _ urls: [URL], with manager: ImageManager, options: ImageOptions = [], cachePolicy: ImageCachePolicy = .default
     ) async throws {
-        try await forEach(urls) { url in _ = try await manager.image(for: url, options: options, context: context) }
+        try await forEach(urls) { url in
+            _ = try await manager.image(for: ImageRequest(url: url, options: options, cachePolicy: cachePolicy))
+        }
     }
 
     private static func loadAndDecodeAll(_ urls: [URL], loader: HTTPImageLoader, keep: Bool = false) async throws {

@@ -28,8 +28,8 @@ enum ResampleBenchmark {
     static func stages(_ arguments: [String]) throws {
         let (file, size) = try parse(arguments)
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let resize = Resize(to: size, mode: .stretch)
-        let target = try resize.minimumSourceSize(for: try ImageCoders.default.info(of: data).uprightSize)
+        let resize = Resize(to: size, mode: .fill)
+        let target = resize.minimumSourceSize(for: try ImageCoders.default.info(of: data).uprightSize)
         var decoded: Image?
         var resized: Image?
         let decode = measure {

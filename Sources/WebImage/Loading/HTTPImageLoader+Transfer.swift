@@ -98,11 +98,11 @@ extension HTTPImageLoader {
         if error is ChannelError, case ChannelError.connectTimeout = error {
             return WebImageError(.timedOut, "connect timed out", url: url, underlying: error)
         }
-        let text = String(describing: error)
-        if text.contains("HTTPParserError") {
-            return WebImageError(.invalidResponse, "malformed HTTP response (\(text))", url: url, underlying: error)
+        // A parser error at end of stream is a connection that closed mid-message; any other is a malformed answer.
+        if let error = error as? HTTPParserError, error != .invalidEOFState {
+            return WebImageError(.invalidResponse, "malformed HTTP response (\(error))", url: url, underlying: error)
         }
-        return WebImageError(.connectionFailed, "connection failed (\(text))", url: url, underlying: error)
+        return WebImageError(.connectionFailed, "connection failed (\(error))", url: url, underlying: error)
     }
 }
 

@@ -64,7 +64,8 @@ public final class HTTPImageLoader: ImageLoading {
     /// ``shutdown()`` has run.
     private let clients: Locked<(insecure: HTTPClient?, isShutDown: Bool)>
     private let queue: DownloadQueue
-    private let coalescer: DownloadCoalescer
+    /// Identical downloads in flight, merged.
+    private let downloads: WorkMerger<DownloadKey, ImageResponse, DownloadEvent>
     let changed = ChangeSignal()
     /// Resolves host names for ``Configuration/addressPolicy``.
     let resolver: HostResolver
@@ -87,24 +88,24 @@ public final class HTTPImageLoader: ImageLoading {
         clients = Locked((nil, false))
         queue = DownloadQueue(
             maxConcurrent: configuration.maxConcurrentDownloads, order: configuration.order, changed: changed)
-        coalescer = DownloadCoalescer(queue: queue, changed: changed)
+        downloads = WorkMerger { [changed] in changed.notify() }
     }
 
     /// The queue now.
     public var statistics: Statistics {
-        Statistics(waiting: queue.waitingCount, running: queue.runningCount, downloads: coalescer.downloadCount)
+        Statistics(waiting: queue.waitingCount, running: queue.runningCount, downloads: downloads.count)
     }
 
     /// Callers now waiting for a download of `url`, for tests.
-    func subscriberCount(for url: URL) -> Int { coalescer.subscriberCount(for: url) }
+    func subscriberCount(for url: URL) -> Int { downloads.subscriberCount { $0.request.url == url } }
 
     /// Returns once `condition` holds for ``statistics``; for tests that need to know the queue's state.
-    public func waitUntil(_ condition: @escaping (Statistics) -> Bool) async {
+    func waitUntil(_ condition: @escaping (Statistics) -> Bool) async {
         await changed.wait { condition(statistics) }
     }
 
     /// Returns once `count` callers wait for a download of `url`; for tests.
-    public func waitUntil(subscribers count: Int, for url: URL) async {
+    func waitUntil(subscribers count: Int, for url: URL) async {
         await changed.wait { subscriberCount(for: url) >= count }
     }
 
@@ -130,17 +131,23 @@ public final class HTTPImageLoader: ImageLoading {
             request: httpRequest, timeout: options.timeout, maxBodySize: options.maxBodySize,
             redirectLimit: options.redirectLimit, allowsInvalidCertificates: options.allowsInvalidCertificates)
 
-        let id = coalescer.makeSubscriberID()
+        let subscriber = WorkSubscriber<DownloadEvent>(
+            priority: request.currentPriority, wantsDetail: partialData != nil
+        ) { event in
+            progress?(event.received, event.expected)
+            if let data = event.data { partialData?(data) }
+        }
         let handle = request.priorityHandle
-        let token = handle?.addObserver { [coalescer] priority in coalescer.setPriority(priority, subscriber: id) }
+        let token = handle?.addObserver { priority in subscriber.setPriority(priority) }
         defer { if let handle, let token { handle.removeObserver(token) } }
+        if let handle { subscriber.setPriority(handle.priority) }
 
         let response: ImageResponse
         do {
-            response = try await coalescer.subscribe(
-                id: id, key: key, priority: request.currentPriority, progress: progress, partialData: partialData
-            ) { [self] downloadID, ticket, key in
-                await self.runDownload(id: downloadID, ticket: ticket, key: key)
+            response = try await downloads.value(for: key, subscriber: subscriber) { [self] key, download in
+                let ticket = queue.enqueue(priority: download.priority)
+                download.observePriority { [queue] priority in queue.setPriority(priority, for: ticket) }
+                return { await self.runDownload(ticket: ticket, key: key, download: download) }
             }
         } catch {
             throw Self.map(error, url: url)
@@ -171,14 +178,18 @@ public final class HTTPImageLoader: ImageLoading {
         pinnedClients.shutdownInBackground()
     }
 
-    /// The body of a download's task: waits for a slot, transfers, and hands the result to every caller.
-    private func runDownload(id: Int, ticket: DownloadQueue.Ticket, key: DownloadKey) async {
+    /// The body of a download: waits for a slot and transfers; the result goes to every caller.
+    private func runDownload(
+        ticket: DownloadQueue.Ticket, key: DownloadKey, download: SharedWork<ImageResponse, DownloadEvent>
+    ) async -> Result<ImageResponse, WebImageError> {
         let result: Result<ImageResponse, WebImageError>
         do {
             try await queue.wait(ticket)
             result = .success(
-                try await transfer(key, client: client(for: key)) { [coalescer] received, expected, data in
-                    coalescer.progress(key, id: id, received: received, expected: expected, data: data)
+                try await transfer(key, client: client(for: key)) { received, expected, data in
+                    download.send(
+                        DownloadEvent(received: received, expected: expected, data: download.wantsDetail ? data() : nil)
+                    )
                 })
         } catch {
             result = .failure(Self.map(error, url: key.request.url))
@@ -186,7 +197,7 @@ public final class HTTPImageLoader: ImageLoading {
         // The slot is free before anyone hears of the result: a caller that sees its response never sees its
         // download still counted as running, and the next download starts at once.
         queue.finish(ticket)
-        coalescer.complete(key, id: id, with: result)
+        return result
     }
 
     private func client(for key: DownloadKey) -> HTTPClient {

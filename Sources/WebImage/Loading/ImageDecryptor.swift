@@ -4,6 +4,8 @@ import Foundation
 ///
 /// Runs once per caller on a 2xx response, before the ``ImageResponseValidator`` (so that it sees image bytes).
 public struct ImageDecryptor: Sendable {
+    /// Stands for the closure in stage keys: copies share it, separately made values do not.
+    let identity = IdentityToken()
     private let body: @Sendable (Data, ImageResponse) throws(WebImageError) -> Data
 
     /// Creates a decryptor from a closure given the bytes and the response they came with.

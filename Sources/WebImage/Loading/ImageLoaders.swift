@@ -21,4 +21,13 @@ public struct ImageLoaders: ImageLoading {
         }
         return try await loader.load(request, progress: progress, partialData: partialData)
     }
+
+    /// Shuts every loader down, even when one fails; throws the first failure.
+    public func shutdown() async throws {
+        var failure: (any Error)?
+        for loader in loaders {
+            do { try await loader.shutdown() } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+    }
 }

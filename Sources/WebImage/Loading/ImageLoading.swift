@@ -29,9 +29,15 @@ public protocol ImageLoading: Sendable {
         progress: ImageLoadProgressHandler?,
         partialData: ImagePartialDataHandler?
     ) async throws(WebImageError) -> ImageResponse
+
+    /// Releases what the loader holds (connections, clients); loads after it fail. The manager calls it from
+    /// ``ImageManager/shutdown()``, composites pass it on. The default does nothing.
+    func shutdown() async throws
 }
 
 extension ImageLoading {
+    public func shutdown() async throws {}
+
     /// Loads `url` with `options` and no progress reporting.
     public func load(_ url: URL, options: ImageLoaderOptions = .default) async throws(WebImageError) -> ImageResponse {
         try await load(ImageLoadRequest(url: url, options: options), progress: nil, partialData: nil)

@@ -4,6 +4,8 @@ import Foundation
 ///
 /// Runs once per caller after the body has arrived and the ``ImageDecryptor``, if any, has run.
 public struct ImageResponseValidator: Sendable {
+    /// Stands for the closure in stage keys: copies share it, separately made values do not.
+    let identity = IdentityToken()
     private let body: @Sendable (ImageResponse) throws(WebImageError) -> Void
 
     /// Creates a validator; throw to refuse the response.

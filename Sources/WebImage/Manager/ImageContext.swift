@@ -11,7 +11,10 @@ public protocol ImageContextKey {
     associatedtype Value: Sendable
 }
 
-/// Typed extras of one request, SDWebImage's context dictionary without `Any`: each key has its value type.
+/// Open-ended extras of one request, SDWebImage's context dictionary without `Any`: each key has its value type.
+///
+/// What shapes the result (transformer, thumbnail size, loader options, limits, cache policy) is a typed field of
+/// ``ImageRequest``; the context holds replacement parts and keys of your own.
 public struct ImageContext: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]
 
@@ -32,26 +35,12 @@ public struct ImageContext: Sendable {
     }
 }
 
-/// The built-in context keys.
+/// The built-in context keys: parts that replace the manager's for one request.
 public enum ImageContextKeys {
-    /// A transformer applied after decoding; its key becomes part of the cache key.
-    public enum Transformer: ImageContextKey { public typealias Value = any ImageTransforming }
-    /// Maps a URL to the cache key (e.g. to drop a changing query parameter).
-    public enum CacheKeyFilter: ImageContextKey { public typealias Value = @Sendable (URL) -> String }
-    /// Decode no larger than needed for this size (shrink-on-load), keeping the aspect ratio.
-    public enum ThumbnailSize: ImageContextKey { public typealias Value = PixelSize }
     /// A loader to use instead of the manager's.
     public enum Loader: ImageContextKey { public typealias Value = any ImageLoading }
     /// A cache to use instead of the manager's.
     public enum Cache: ImageContextKey { public typealias Value = any ImageCaching }
     /// Coders to use instead of the manager's.
     public enum Coders: ImageContextKey { public typealias Value = any ImageCoding }
-    /// The cache tiers the result is stored in (default: all).
-    public enum StoreCacheType: ImageContextKey { public typealias Value = ImageCacheType }
-    /// The cache tiers queried before loading (default: all).
-    public enum QueryCacheType: ImageContextKey { public typealias Value = ImageCacheType }
-    /// Loader settings (timeout, headers, validator, size limit, …) for this request.
-    public enum LoaderOptions: ImageContextKey { public typealias Value = ImageLoaderOptions }
-    /// Decoding limits for this request.
-    public enum DecodingLimits: ImageContextKey { public typealias Value = WebImage.DecodingLimits }
 }

@@ -9,22 +9,19 @@ extension ImageManager {
     /// between reads: keep it short.
     @discardableResult
     public func loadImage(
-        with url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
-        progress: (@Sendable (ImageProgress) -> Void)? = nil,
+        with request: ImageRequest, progress: (@Sendable (ImageProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<ImageResult, WebImageError>) -> Void
     ) -> ImageTask {
-        let request = ImageRequest(url: url, options: options, context: context)
-        if !options.contains(.avoidDecode), let image = cachedImage(for: request) {
-            let result = ImageResult(image: image, data: nil, cacheType: .memory, url: url, metrics: ImageMetrics())
-            completion(.success(result))
-            return ImageTask(manager: self, request: request, id: makeID(), finished: result)
+        if let hit = memoryHit(for: request) {
+            completion(.success(hit))
+            return ImageTask(request: request, finished: hit)
         }
-        let task = ImageTask(manager: self, request: request, id: makeID(), onProgress: progress)
+        let task = ImageTask(manager: self, request: request, onProgress: progress)
         Task {
             do throws(WebImageError) {
                 let result = try await task.result
                 if task.isCancelled {
-                    completion(.failure(WebImageError(.cancelled, "the request was cancelled", url: url)))
+                    completion(.failure(WebImageError(.cancelled, "the request was cancelled", url: request.url)))
                 } else {
                     completion(.success(result))
                 }
@@ -33,5 +30,17 @@ extension ImageManager {
             }
         }
         return task
+    }
+
+    /// Loads the image at `url` in SDWebImage's callback style; see ``loadImage(with:progress:completion:)-(ImageRequest,_,_)``.
+    @discardableResult
+    public func loadImage(
+        with url: URL, options: ImageOptions = [], context: ImageContext = ImageContext(),
+        progress: (@Sendable (ImageProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<ImageResult, WebImageError>) -> Void
+    ) -> ImageTask {
+        loadImage(
+            with: ImageRequest(url: url, options: options, context: context), progress: progress,
+            completion: completion)
     }
 }

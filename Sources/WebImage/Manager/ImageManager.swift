@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The mediator: answers an ``ImageRequest`` from the memory cache, the disk cache or the loader, decodes,
 /// transforms, stores, and never does the same work twice at once.
@@ -9,8 +8,8 @@ import Synchronization
 ///
 /// ```swift
 /// let manager = ImageManager(configuration: .init(cache: ImageCache(namespace: "thumbnails")))
-/// let context = ImageContext().with(ImageContextKeys.Transformer.self, Resize(to: PixelSize(width: 256, height: 256)))
-/// let result = try await manager.image(for: ImageRequest(url: url, context: context))
+/// let request = ImageRequest(url: url, transformer: Resize(to: PixelSize(width: 256, height: 256)))
+/// let result = try await manager.image(for: request)
 /// print(result.image!.size, result.cacheType)
 /// ```
 public final class ImageManager: Sendable {
@@ -22,8 +21,7 @@ public final class ImageManager: Sendable {
     let failedURLs = FailedURLSet()
     let workQueue: WorkQueue
     let pendingStores = PendingStores()
-    private let runs = Locked<[String: ImageRun]>([:])
-    private let nextID = Atomic<Int>(0)
+    let runs = WorkMerger<RunKey, ImageResult, RunEvent>()
 
     /// Creates a manager.
     public init(configuration: Configuration = Configuration()) {
@@ -44,19 +42,20 @@ public final class ImageManager: Sendable {
     ///   ``ImageOptions/retryFailed``), ``WebImageError/Code/notCached`` with ``ImageOptions/fromCacheOnly``, or the
     ///   loader's, decoder's or transformer's error.
     public func image(for request: ImageRequest) async throws(WebImageError) -> ImageResult {
-        try await perform(request, id: makeID(), events: .none)
+        try await perform(request, subscriber: WorkSubscriber(priority: request.priority), events: .none)
     }
 
     /// Loads the image at `url`; see ``image(for:)-(ImageRequest)``.
     public func image(
-        for url: URL, options: ImageOptions = [], context: ImageContext = ImageContext()
+        for url: URL, options: ImageOptions = [], transformer: (any ImageTransforming)? = nil,
+        context: ImageContext = ImageContext()
     ) async throws(WebImageError) -> ImageResult {
-        try await image(for: ImageRequest(url: url, options: options, context: context))
+        try await image(for: ImageRequest(url: url, options: options, transformer: transformer, context: context))
     }
 
     /// Starts loading `request` and returns a task that streams progress and previews and can be cancelled.
     public func task(for request: ImageRequest) -> ImageTask {
-        ImageTask(manager: self, request: request, id: makeID())
+        ImageTask(manager: self, request: request)
     }
 
     /// Forgets that `url` failed, so it loads again without ``ImageOptions/retryFailed``.
@@ -69,7 +68,10 @@ public final class ImageManager: Sendable {
     public func isFailedURL(_ url: URL) -> Bool { failedURLs.contains(url) }
 
     /// The number of distinct runs in flight (identical requests share one).
-    public var runningCount: Int { runs.withLock { $0.count } }
+    public var runningCount: Int { runs.count }
+
+    /// Callers waiting on runs in flight, for tests.
+    var subscriberCount: Int { runs.subscriberCount() }
 
     /// Returns once every disk write started so far has finished (results are delivered before their disk write
     /// unless ``ImageOptions/waitStoreCache`` is set).
@@ -79,99 +81,57 @@ public final class ImageManager: Sendable {
     /// process exits.
     public func shutdown() async {
         await waitForPendingStores()
-        let loaders = (configuration.loader as? ImageLoaders)?.loaders ?? [configuration.loader]
-        for case let http as HTTPImageLoader in loaders { try? await http.shutdown() }
+        try? await configuration.loader.shutdown()
     }
-
-    func makeID() -> Int { nextID.add(1, ordering: .relaxed).newValue }
 
     func cache(for request: ImageRequest) -> any ImageCaching {
         request.context[ImageContextKeys.Cache.self] ?? configuration.cache
     }
 
-    /// Runs `request` for subscriber `id`: a memory hit at once, else joins (or starts) the run for its key.
-    func perform(_ request: ImageRequest, id: Int, events: ImageTaskEvents) async throws(WebImageError) -> ImageResult {
+    /// The memory-hit fast path, the one place that answers from memory without suspending: the finished image
+    /// for `request` if the memory cache has it and the request may use it.
+    func memoryHit(for request: ImageRequest) -> ImageResult? {
+        guard !request.options.contains(.avoidDecode), let image = cachedImage(for: request) else { return nil }
+        return ImageResult(image: image, data: nil, cacheType: .memory, url: request.url, metrics: ImageMetrics())
+    }
+
+    /// Runs `request` for `subscriber`: a memory hit at once, else joins (or starts) the run for its key.
+    func perform(
+        _ request: ImageRequest, subscriber: WorkSubscriber<RunEvent>, events: ImageTaskEvents
+    ) async throws(WebImageError) -> ImageResult {
+        defer { events.finish() }
         let start = ContinuousClock.now
-        if !request.options.contains(.avoidDecode), let image = cachedImage(for: request) {
-            var metrics = ImageMetrics()
-            metrics.total = (ContinuousClock.now - start).seconds
-            events.finish()
-            return ImageResult(image: image, data: nil, cacheType: .memory, url: request.url, metrics: metrics)
+        if var hit = memoryHit(for: request) {
+            hit.metrics.total = (ContinuousClock.now - start).seconds
+            return hit
         }
         if failedURLs.contains(request.url) && !request.options.contains(.retryFailed) {
-            events.finish()
             throw WebImageError(
                 .failedURL, "this URL failed before; set retryFailed to load it again", url: request.url)
         }
         if request.options.contains(.queryDiskDataSync), !request.options.contains(.fromLoaderOnly),
             !request.options.contains(.refreshCached)
         {
-            let lookup = ImagePipeline(manager: self, request: request, run: ImageRun(key: "", onEmpty: {}))
-            if let hit = try await lookup.cachedResult() {
-                events.finish()
-                return hit
-            }
+            let lookup = ImagePipeline(manager: self, request: request, run: nil)
+            if let hit = try await lookup.cachedResult() { return hit }
         }
-        for _ in 0..<8 {
-            let (run, isNew) = run(for: request)
-            do {
-                return try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        if !run.subscribe(
-                            id: id, priority: request.priority, events: events, continuation: continuation)
-                        {
-                            continuation.resume(throwing: RunFinished())
-                        } else if isNew {
-                            run.start { run in await ImagePipeline(manager: self, request: request, run: run).execute()
-                            }
-                        }
-                    }
-                } onCancel: {
-                    run.unsubscribe(id: id)
-                }
-            } catch is RunFinished {
-                continue
-            } catch let error as WebImageError {
-                throw error
-            } catch {
-                throw WebImageError(.cancelled, "the request was cancelled", url: request.url, underlying: error)
+        do {
+            return try await runs.value(for: Self.runKey(for: request), subscriber: subscriber) { _, run in
+                return { await ImagePipeline(manager: self, request: request, run: run).execute() }
             }
+        } catch {
+            throw error.url == nil ? error.with(url: request.url) : error
         }
-        throw WebImageError(.cancelled, "could not join a run for this request", url: request.url)
-    }
-
-    /// Changes the priority subscriber `id` asks for, in whatever run it waits on.
-    func setPriority(_ priority: ImageLoadPriority, for id: Int, request: ImageRequest) {
-        runs.withLock { $0[Self.runKey(for: request)] }?.setPriority(priority, for: id)
-    }
-
-    private func run(for request: ImageRequest) -> (ImageRun, Bool) {
-        let key = Self.runKey(for: request)
-        return runs.withLock { runs in
-            if let run = runs[key] { return (run, false) }
-            let run = ImageRun(key: key) { [weak self] in
-                self?.runs.withLock { runs in
-                    if runs[key] != nil { runs[key] = nil }
-                }
-            }
-            runs[key] = run
-            return (run, true)
-        }
-    }
-
-    /// Requests share a run when they produce the same result: same finished-image key and the same switches
-    /// that change what is produced.
-    static func runKey(for request: ImageRequest) -> String {
-        let shaping: ImageOptions = [
-            .fromCacheOnly, .fromLoaderOnly, .refreshCached, .avoidDecode, .decodeFirstFrameOnly, .scaleDownLargeImages,
-            .progressiveLoad, .cacheMemoryOnly,
-        ]
-        return "\(request.options.intersection(shaping).rawValue)|\(request.transformedCacheKey)"
     }
 }
 
-/// A run finished between being found and being joined; the caller joins a new one.
-private struct RunFinished: Error {}
+/// What a run tells its subscribers while it works.
+enum RunEvent: Sendable {
+    /// Bytes received so far and the announced total.
+    case progress(received: Int, expected: Int?)
+    /// A preview decoded from the bytes so far.
+    case preview(Image)
+}
 
 extension Duration {
     /// This duration in seconds.

@@ -9,23 +9,22 @@ struct DecodingPlan: Sendable {
 
 extension ImagePipeline {
     /// The decoding options: limits, first frame, and a shrink-on-load target from the thumbnail size, the
-    /// transformer (when it is a ``Resize``, or a ``TransformerPipeline`` that starts with one) or
-    /// ``ImageOptions/scaleDownLargeImages``.
+    /// transformer's ``ImageTransforming/minimumSourceSize(for:)`` or ``ImageOptions/scaleDownLargeImages``.
     func decodingOptions(for data: Data) -> @Sendable () throws(WebImageError) -> DecodingPlan {
         let plain = plainDecodingOptions
-        let thumbnail = context[ImageContextKeys.ThumbnailSize.self]
-        let resize = transformer as? Resize ?? (transformer as? TransformerPipeline)?.transformers.first as? Resize
+        let thumbnail = request.thumbnailSize
+        let transformer = transformer
         let scaleDown = options.contains(.scaleDownLargeImages) ? manager.configuration.scaleDownLimit : nil
         let coders = coders
         return { () throws(WebImageError) -> DecodingPlan in
             var decoding = plain
-            guard thumbnail != nil || resize != nil || scaleDown != nil else {
+            guard thumbnail != nil || transformer != nil || scaleDown != nil else {
                 return DecodingPlan(options: decoding, sourceSize: nil)
             }
             let size = try coders.info(of: data).uprightSize
             var targets: [PixelSize] = []
             if let thumbnail { targets.append(Self.fitted(size, inside: thumbnail)) }
-            if let resize, let needed = try? resize.minimumSourceSize(for: size) { targets.append(needed) }
+            if let needed = transformer?.minimumSourceSize(for: size) { targets.append(needed) }
             if let scaleDown, size.area > scaleDown {
                 let factor = (Double(scaleDown) / Double(size.area)).squareRoot()
                 targets.append(
@@ -50,21 +49,16 @@ extension ImagePipeline {
     var plainDecodingOptions: DecodingOptions {
         DecodingOptions(
             firstFrameOnly: options.contains(.decodeFirstFrameOnly),
-            limits: context[ImageContextKeys.DecodingLimits.self] ?? manager.configuration.decodingLimits)
+            limits: request.decodingLimits ?? manager.configuration.decodingLimits)
     }
 
     /// `transformer` applied to `image`, a decode of a source of `sourceSize` pixels. When shrink-on-load made the
-    /// decode smaller than the source, a leading ``Resize`` plans its crop and output size from the source's own size,
-    /// so that the result is the same size as from a full decode.
+    /// decode smaller than the source, the transformer plans from the source's own size
+    /// (``ImageTransforming/transform(_:shrunkFrom:)``), so that the result is the same size as from a full decode.
     static func apply(
         _ transformer: any ImageTransforming, to image: Image, sourceSize: PixelSize?
     ) throws(WebImageError) -> Image {
         guard let sourceSize, sourceSize != image.size else { return try transformer.transform(image) }
-        if let resize = transformer as? Resize { return try resize.transform(image, shrunkFrom: sourceSize) }
-        guard let pipeline = transformer as? TransformerPipeline, let resize = pipeline.transformers.first as? Resize
-        else { return try transformer.transform(image) }
-        var result = try resize.transform(image, shrunkFrom: sourceSize)
-        for step in pipeline.transformers.dropFirst() { result = try step.transform(result) }
-        return result
+        return try transformer.transform(image, shrunkFrom: sourceSize)
     }
 }

@@ -3,17 +3,19 @@ import Metrics
 
 /// One execution of the flow for a request: cache query, load, decode, transform, store.
 ///
-/// Runs inside an ``ImageRun``; pixel work goes through the manager's ``WorkQueue``.
+/// Runs as the body of a run (``SharedWork``) that every identical request shares; pixel work goes through the
+/// manager's ``WorkQueue``.
 struct ImagePipeline: Sendable {
     let manager: ImageManager
     let request: ImageRequest
-    let run: ImageRun
+    /// The run this pipeline is the body of; `nil` for a cache lookup before joining one.
+    let run: SharedWork<ImageResult, RunEvent>?
 
     var options: ImageOptions { request.options }
     var context: ImageContext { request.context }
     private var cache: any ImageCaching { manager.cache(for: request) }
     var coders: any ImageCoding { context[ImageContextKeys.Coders.self] ?? manager.configuration.coders }
-    var transformer: (any ImageTransforming)? { context[ImageContextKeys.Transformer.self] }
+    var transformer: (any ImageTransforming)? { request.transformer }
 
     func execute() async -> Result<ImageResult, WebImageError> {
         let start = ContinuousClock.now
@@ -130,18 +132,19 @@ struct ImagePipeline: Sendable {
 
     private func load(revalidating cached: ImageCacheResult?) async throws(WebImageError) -> ImageResponse {
         let loader = context[ImageContextKeys.Loader.self] ?? manager.configuration.loader
-        var loaderOptions = context[ImageContextKeys.LoaderOptions.self] ?? .default
+        var loaderOptions = request.loaderOptions
         if let metadata = cached?.metadata {
             loaderOptions.ifNoneMatch = metadata.etag
             loaderOptions.ifModifiedSince = metadata.lastModified
         }
+        let handle = ImageLoadPriorityHandle(run?.priority ?? request.priority)
+        run?.observePriority { handle.setPriority($0) }
         let loadRequest = ImageLoadRequest(
-            url: request.url, options: loaderOptions, priority: run.priorityHandle.priority,
-            priorityHandle: run.priorityHandle)
+            url: request.url, options: loaderOptions, priority: handle.priority, priorityHandle: handle)
         let previews = options.contains(.progressiveLoad) ? ProgressivePreviews(pipeline: self) : nil
         let run = run
         let progress: ImageLoadProgressHandler = { received, expected in
-            run.reportProgress(received: received, expected: expected)
+            run?.send(.progress(received: received, expected: expected))
         }
         var partialData: ImagePartialDataHandler?
         if let previews { partialData = { data in previews.receive(data) } }
@@ -185,10 +188,10 @@ struct ImagePipeline: Sendable {
         return ImageResult(image: image, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
     }
 
-    private var queryTypes: ImageCacheType { context[ImageContextKeys.QueryCacheType.self] ?? .all }
+    private var queryTypes: ImageCacheType { request.cachePolicy.query }
 
     private var storeTypes: ImageCacheType {
-        let types = context[ImageContextKeys.StoreCacheType.self] ?? .all
+        let types = request.cachePolicy.store
         return options.contains(.cacheMemoryOnly) ? types.intersection(.memory) : types
     }
 
@@ -255,6 +258,6 @@ struct ImagePipeline: Sendable {
             return
         }
         let shown = transformer.flatMap { try? Self.apply($0, to: image, sourceSize: plan.sourceSize) } ?? image
-        run.reportPreview(shown)
+        run?.send(.preview(shown))
     }
 }

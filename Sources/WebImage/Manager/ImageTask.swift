@@ -21,16 +21,11 @@ public final class ImageTask: Sendable {
     /// Progressive previews (with ``ImageOptions/progressiveLoad``), finishing when the task does.
     public let previews: AsyncStream<Image>
     private let work: Task<ImageResult, any Error>
-    private let manager: ImageManager
-    private let id: Int
+    /// This caller in the run it joins: keeps the priority asked for, also before joining.
+    private let subscriber: WorkSubscriber<RunEvent>
 
-    init(
-        manager: ImageManager, request: ImageRequest, id: Int,
-        onProgress: (@Sendable (ImageProgress) -> Void)? = nil
-    ) {
-        self.manager = manager
+    init(manager: ImageManager, request: ImageRequest, onProgress: (@Sendable (ImageProgress) -> Void)? = nil) {
         self.request = request
-        self.id = id
         let (progress, progressSink) = AsyncStream.makeStream(
             of: ImageProgress.self, bufferingPolicy: .bufferingNewest(16))
         let (previews, previewSink) = AsyncStream.makeStream(of: Image.self, bufferingPolicy: .bufferingNewest(1))
@@ -47,17 +42,17 @@ public final class ImageTask: Sendable {
                 progressSink.finish()
                 previewSink.finish()
             })
+        let subscriber = events.subscriber(priority: request.priority)
+        self.subscriber = subscriber
         work = Task { () async throws -> ImageResult in
-            defer { events.finish() }
-            return try await manager.perform(request, id: id, events: events)
+            try await manager.perform(request, subscriber: subscriber, events: events)
         }
     }
 
     /// A task that is already done, for a memory hit.
-    init(manager: ImageManager, request: ImageRequest, id: Int, finished result: ImageResult) {
-        self.manager = manager
+    init(request: ImageRequest, finished result: ImageResult) {
         self.request = request
-        self.id = id
+        subscriber = WorkSubscriber(priority: request.priority)
         progress = AsyncStream { $0.finish() }
         previews = AsyncStream { $0.finish() }
         work = Task { result }
@@ -77,11 +72,15 @@ public final class ImageTask: Sendable {
     }
 
     /// Stops this caller's load. Others loading the same image are not affected; the last one out stops the work.
-    public func cancel() { work.cancel() }
+    public func cancel() {
+        work.cancel()
+        subscriber.cancel()
+    }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { work.isCancelled }
 
     /// Changes the priority this caller asks for; the download runs at the highest priority of its callers.
-    public func setPriority(_ priority: ImageLoadPriority) { manager.setPriority(priority, for: id, request: request) }
+    /// A priority set before the task has joined its run is kept and applied when it joins.
+    public func setPriority(_ priority: ImageLoadPriority) { subscriber.setPriority(priority) }
 }

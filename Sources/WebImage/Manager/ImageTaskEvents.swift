@@ -9,4 +9,14 @@ struct ImageTaskEvents: Sendable {
     func progress(_ received: Int, _ expected: Int?) { onProgress?(received, expected) }
     func preview(_ image: Image) { onPreview?(image) }
     func finish() { onFinish?() }
+
+    /// A run subscriber at `priority` that passes the run's events on to these handlers.
+    func subscriber(priority: ImageLoadPriority) -> WorkSubscriber<RunEvent> {
+        WorkSubscriber(priority: priority) { event in
+            switch event {
+            case .progress(let received, let expected): progress(received, expected)
+            case .preview(let image): preview(image)
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Throttles progressive decoding: at most one preview decode at a time and one per ``ImageManager/Configuration/previewInterval``.
+/// Throttles progressive decoding: at most one preview decode at a time and one per
+/// ``ImageManager/Configuration/previewInterval``, each on the manager's ``WorkQueue``.
 final class ProgressivePreviews: Sendable {
     private struct State {
         var busy = false
@@ -28,8 +29,9 @@ final class ProgressivePreviews: Sendable {
         }
         guard go else { return }
         let pipeline = pipeline
-        Task.detached(priority: .utility) { [self] in
-            pipeline.preview(data)
+        Task { [self] in
+            // Pixel work: on the manager's bounded work queue, like every decode.
+            try? await pipeline.manager.workQueue.run { pipeline.preview(data) }
             state.withLock { $0.busy = false }
         }
     }

@@ -21,9 +21,10 @@ public final class ImagePrefetcher: Sendable {
     /// The options of every request (with ``ImageOptions/lowPriority``, ``ImageOptions/waitStoreCache`` so a
     /// finished URL is on disk, and, unless images are kept in memory, ``ImageOptions/avoidDecode`` added).
     public let options: ImageOptions
-    /// The context of every request (unless images are kept in memory and it names none, its
-    /// ``ImageContextKeys/StoreCacheType`` is `.disk`).
+    /// The context of every request.
     public let context: ImageContext
+    /// The cache tiers of every request (unless images are kept in memory, stored on disk only by default).
+    public let cachePolicy: ImageCachePolicy
     /// Whether prefetched images are decoded and kept in the memory cache as well as on disk.
     public let keepsImagesInMemory: Bool
     private let running = Locked<[Int: ImagePrefetchToken]>([:])
@@ -35,24 +36,24 @@ public final class ImagePrefetcher: Sendable {
     ///   - maxConcurrent: the most loads one prefetch runs at once (at least 1). Default: 3.
     ///   - options: added to every request.
     ///   - context: used for every request.
+    ///   - cachePolicy: used for every request; `nil` for all tiers, or disk only unless `keepsImagesInMemory`.
     ///   - keepsImagesInMemory: decode and store in memory too, instead of only the original bytes on disk.
     public init(
         manager: ImageManager = .shared, maxConcurrent: Int = 3, options: ImageOptions = [],
-        context: ImageContext = ImageContext(), keepsImagesInMemory: Bool = false
+        context: ImageContext = ImageContext(), cachePolicy: ImageCachePolicy? = nil, keepsImagesInMemory: Bool = false
     ) {
         self.manager = manager
         self.maxConcurrent = max(1, maxConcurrent)
         self.keepsImagesInMemory = keepsImagesInMemory
         var options = options.union([.lowPriority, .waitStoreCache]).subtracting(.highPriority)
-        var context = context
+        var policy = cachePolicy ?? .default
         if !keepsImagesInMemory {
             options.insert(.avoidDecode)
-            if context[ImageContextKeys.StoreCacheType.self] == nil {
-                context[ImageContextKeys.StoreCacheType.self] = .disk
-            }
+            if cachePolicy == nil { policy.store = .disk }
         }
         self.options = options
         self.context = context
+        self.cachePolicy = policy
     }
 
     /// Starts prefetching `urls`, in order, at most ``maxConcurrent`` at once.
@@ -69,7 +70,8 @@ public final class ImagePrefetcher: Sendable {
         let (stream, sink) = AsyncStream.makeStream(of: ImagePrefetchProgress.self, bufferingPolicy: .unbounded)
         let id = nextID.add(1, ordering: .relaxed).newValue
         let job = PrefetchJob(
-            urls: urls, manager: manager, options: options, context: context, maxConcurrent: maxConcurrent)
+            urls: urls, manager: manager, options: options, context: context, cachePolicy: cachePolicy,
+            maxConcurrent: maxConcurrent)
         return running.withLock { running in
             // The task removes its token under this same lock, so it cannot do so before the token is inserted.
             let work = Task { [self] () -> ImagePrefetchSummary in

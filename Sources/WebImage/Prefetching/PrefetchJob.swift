@@ -6,6 +6,7 @@ struct PrefetchJob: Sendable {
     let manager: ImageManager
     let options: ImageOptions
     let context: ImageContext
+    let cachePolicy: ImageCachePolicy
     let maxConcurrent: Int
 
     /// Loads every URL (until the calling task is cancelled), reporting the counts after each one is done.
@@ -14,6 +15,7 @@ struct PrefetchJob: Sendable {
         let manager = manager
         let options = options
         let context = context
+        let cachePolicy = cachePolicy
         await withTaskGroup(of: (URL, WebImageError?).self) { group in
             var next = 0
             func startNext() {
@@ -22,7 +24,9 @@ struct PrefetchJob: Sendable {
                 next += 1
                 group.addTask {
                     do throws(WebImageError) {
-                        _ = try await manager.image(for: ImageRequest(url: url, options: options, context: context))
+                        let request = ImageRequest(
+                            url: url, options: options, cachePolicy: cachePolicy, context: context)
+                        _ = try await manager.image(for: request)
                         return (url, nil)
                     } catch {
                         return (url, error)

@@ -5,11 +5,28 @@ import Foundation
 /// Transformers are values: their ``key`` identifies the transformation and its parameters, and goes into the
 /// cache key of the transformed image, so two transformers with the same key must produce the same pixels.
 public protocol ImageTransforming: Sendable {
-    /// A stable identifier of the transformation and its parameters, e.g. `resize(720x588,fill,lanczos3)`.
+    /// A stable identifier of the transformation and its parameters, e.g. `resize(720x588,cover,lanczos3)`.
     var key: String { get }
 
     /// The transformed image; every frame of an animation is transformed, durations and loop count kept.
     func transform(_ image: Image) throws(WebImageError) -> Image
+
+    /// The smallest decoded size this transformer needs from a source of `original` pixels to give the same result
+    /// as from the full source, for shrink-on-load; `nil` (the default) when it needs every pixel.
+    func minimumSourceSize(for original: PixelSize) -> PixelSize?
+
+    /// The transformed image from `image`, a shrink-on-load decode of a source of `original` pixels made no smaller
+    /// than ``minimumSourceSize(for:)``; the result must equal ``transform(_:)-(Image)`` of the full source in size.
+    /// The default transforms `image` as it is.
+    func transform(_ image: Image, shrunkFrom original: PixelSize) throws(WebImageError) -> Image
+}
+
+extension ImageTransforming {
+    public func minimumSourceSize(for original: PixelSize) -> PixelSize? { nil }
+
+    public func transform(_ image: Image, shrunkFrom original: PixelSize) throws(WebImageError) -> Image {
+        try transform(image)
+    }
 }
 
 /// A transformer that works on one frame's pixels at a time.

@@ -1,24 +1,24 @@
-/// How ``Resize`` fits an image into a target size.
+/// How ``Resize`` fits an image into a target size; the names and meanings of CSS `object-fit`, as the CLI's `--fit`.
 public struct ResizeMode: Hashable, Sendable, CustomStringConvertible {
     public let description: String
     private init(_ name: String) { description = name }
 
     /// Scale to fit inside the target, keeping the aspect ratio (CSS `contain`); one side may be shorter.
-    public static let fit = ResizeMode("fit")
+    public static let contain = ResizeMode("contain")
     /// Scale to cover the target, keeping the aspect ratio, and crop the overflow (CSS `cover`).
+    public static let cover = ResizeMode("cover")
+    /// Scale each axis to the target exactly, changing the aspect ratio (CSS `fill`).
     public static let fill = ResizeMode("fill")
-    /// Scale each axis to the target exactly, changing the aspect ratio.
-    public static let stretch = ResizeMode("stretch")
 
     /// All modes, for parsing names.
-    public static let all: [ResizeMode] = [fit, fill, stretch]
+    public static let all: [ResizeMode] = [contain, cover, fill]
 }
 
-/// Resizes every frame: to a pixel size (``ResizeMode/fit``, ``ResizeMode/fill`` or ``ResizeMode/stretch``) or by
+/// Resizes every frame: to a pixel size (``ResizeMode/contain``, ``ResizeMode/cover`` or ``ResizeMode/fill``) or by
 /// a scale factor, with a ``ResamplingFilter`` (Lanczos3 by default). Never enlarges unless `allowsUpscaling`.
 ///
 /// Every size is checked before pixels are allocated: a zero, negative or non-finite parameter is
-/// ``WebImageError/Code/invalidArgument``; a requested size (``ResizeMode/fill``, ``ResizeMode/stretch``) or a
+/// ``WebImageError/Code/invalidArgument``; a requested size (``ResizeMode/cover``, ``ResizeMode/fill``) or a
 /// computed result beyond ``limits`` is ``WebImageError/Code/tooLarge``. Results are at least 1x1.
 public struct Resize: PixelTransforming {
     /// The target size, or `nil` when resizing by ``scale``.
@@ -27,7 +27,7 @@ public struct Resize: PixelTransforming {
     public let scale: Double?
     public let mode: ResizeMode
     public let filter: ResamplingFilter
-    /// Where ``ResizeMode/fill`` keeps the picture when it crops.
+    /// Where ``ResizeMode/cover`` keeps the picture when it crops.
     public let gravity: Gravity
     public let allowsUpscaling: Bool
     /// The largest result allowed.
@@ -35,7 +35,8 @@ public struct Resize: PixelTransforming {
 
     /// Resizes to `size` in `mode`.
     public init(
-        to size: PixelSize, mode: ResizeMode = .fit, filter: ResamplingFilter = .lanczos3, gravity: Gravity = .center,
+        to size: PixelSize, mode: ResizeMode = .contain, filter: ResamplingFilter = .lanczos3,
+        gravity: Gravity = .center,
         allowsUpscaling: Bool = false, limits: TransformLimits = .default
     ) {
         self.size = size
@@ -54,7 +55,7 @@ public struct Resize: PixelTransforming {
     ) {
         size = nil
         self.scale = scale
-        mode = .stretch
+        mode = .fill
         self.filter = filter
         gravity = .center
         self.allowsUpscaling = allowsUpscaling
@@ -63,7 +64,7 @@ public struct Resize: PixelTransforming {
 
     public var key: String {
         let target = size.map { "\($0),\(mode)" } ?? "x\((scale ?? 1).keyDescription)"
-        let placement = mode == .fill && gravity != .center ? ",\(gravity)" : ""
+        let placement = mode == .cover && gravity != .center ? ",\(gravity)" : ""
         return "resize(\(target)\(placement),\(filter)\(allowsUpscaling ? ",up" : ""))"
     }
 
@@ -76,7 +77,7 @@ public struct Resize: PixelTransforming {
     /// Resizes `image`, a shrink-on-load decode of a source of `original` pixels, to exactly the crop and size this
     /// resize gives for the source itself: the plan is made on `original` and its crop scaled onto the decode, so the
     /// decoder's rounding of a scaled size never changes the result's size.
-    func transform(_ image: Image, shrunkFrom original: PixelSize) throws(WebImageError) -> Image {
+    public func transform(_ image: Image, shrunkFrom original: PixelSize) throws(WebImageError) -> Image {
         let plan = try plan(for: original)
         let decoded = image.size
         let (scaleX, scaleY) = (
@@ -96,8 +97,12 @@ public struct Resize: PixelTransforming {
     }
 
     /// The smallest decoded size this resize needs from a source of `original` size: decode no smaller than this
-    /// and the result is the same. Use it as ``DecodingOptions/targetSize`` for shrink-on-load.
-    public func minimumSourceSize(for original: PixelSize) throws(WebImageError) -> PixelSize {
+    /// and the result is the same. Use it as ``DecodingOptions/targetSize`` for shrink-on-load; `nil` when the
+    /// parameters are invalid for this source (the transform itself then reports why).
+    public func minimumSourceSize(for original: PixelSize) -> PixelSize? { try? sourceSizeNeeded(for: original) }
+
+    /// ``minimumSourceSize(for:)``, or why these parameters do not apply to a source of `original` pixels.
+    func sourceSizeNeeded(for original: PixelSize) throws(WebImageError) -> PixelSize {
         let plan = try plan(for: original)
         let scaleX = Double(plan.output.width) / Double(plan.crop.width)
         let scaleY = Double(plan.output.height) / Double(plan.crop.height)
@@ -125,7 +130,7 @@ public struct Resize: PixelTransforming {
         }
         let (tw, th) = (Double(size.width), Double(size.height))
         switch mode {
-        case .fill:
+        case .cover:
             _ = try limits.size(width: tw, height: th, for: "resize")
             let cropWidth = max(1, min(w, (h * tw / th).rounded()))
             let cropHeight = max(1, min(h, (w * th / tw).rounded()))
@@ -136,7 +141,7 @@ public struct Resize: PixelTransforming {
                 in: source)
             let output = allowsUpscaling || tw <= cropWidth ? size : crop.size
             return (crop, output)
-        case .stretch:
+        case .fill:
             _ = try limits.size(width: tw, height: th, for: "resize")
             let output =
                 allowsUpscaling

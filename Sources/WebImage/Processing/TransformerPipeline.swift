@@ -12,4 +12,16 @@ public struct TransformerPipeline: ImageTransforming {
         for transformer in transformers { image = try transformer.transform(image) }
         return image
     }
+
+    /// What the first transformer needs: later ones see its output, not the source.
+    public func minimumSourceSize(for original: PixelSize) -> PixelSize? {
+        transformers.first?.minimumSourceSize(for: original)
+    }
+
+    public func transform(_ image: Image, shrunkFrom original: PixelSize) throws(WebImageError) -> Image {
+        guard let first = transformers.first else { return image }
+        var image = try first.transform(image, shrunkFrom: original)
+        for transformer in transformers.dropFirst() { image = try transformer.transform(image) }
+        return image
+    }
 }

@@ -41,12 +41,11 @@ extension ImageTarget {
         }
         imageLoadDidStart()
         let request = ImageRequest(url: url, options: options, context: context)
-        if !options.contains(.avoidDecode), let image = manager.cachedImage(for: request) {
+        if let hit = manager.memoryHit(for: request) {
             registry.end(key, generation: generation)
-            if !options.contains(.avoidAutoSetImage) { setImage(image) }
+            if !options.contains(.avoidAutoSetImage), let image = hit.image { setImage(image) }
             imageLoadDidFinish()
-            completion?(
-                .success(ImageResult(image: image, data: nil, cacheType: .memory, url: url, metrics: ImageMetrics())))
+            completion?(.success(hit))
             return
         }
         let task = manager.task(for: request)

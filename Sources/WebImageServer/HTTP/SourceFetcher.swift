@@ -39,8 +39,8 @@ final class SourceFetcher: Sendable {
 
     /// The source bytes at `url`, from the cache or the origin.
     func fetch(_ url: URL) async throws(ImageServerError) -> Data {
-        let context = ImageContext().with(ImageContextKeys.LoaderOptions.self, loaderOptions)
-        let request = ImageRequest(url: url, options: [.avoidDecode, .retryFailed, .waitStoreCache], context: context)
+        let request = ImageRequest(
+            url: url, options: [.avoidDecode, .retryFailed, .waitStoreCache], loaderOptions: loaderOptions)
         let result: ImageResult
         do { result = try await manager.image(for: request) } catch { throw Self.map(error) }
         guard let data = result.data else { throw ImageServerError(status: 404, "source is unavailable") }

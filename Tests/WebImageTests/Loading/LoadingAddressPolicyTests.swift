@@ -99,6 +99,22 @@ struct LoadingAddressPolicyTests {
         }
     }
 
+    @Test func aRefusedNameFailsAtOnceThroughTheManagerInsteadOfWaitingForTheTimeout() async throws {
+        let names = TestResolver(["0x7f00000c": ["127.0.0.1"]])
+        try await withPolicyServer(.publicOnly, resolver: names.resolver) { server, loader in
+            let manager = ImageManager(configuration: .init(loader: loader, cache: MemoryImageCache()))
+            var options = ImageLoaderOptions()
+            options.timeout = .seconds(120)
+            let target = hostURL("0x7f00000c", server)
+            let error = await expectError(.forbiddenSource) { () async throws(WebImageError) in
+                try await manager.image(for: ImageRequest(url: target, loaderOptions: options))
+            }
+            #expect(error?.isTransient == false)
+            #expect(names.asked == ["0x7f00000c"])
+            #expect(server.stats.total == 0)
+        }
+    }
+
     @Test(arguments: ["127.0.0.1", "localhost", "0x7f.1", "2130706433", "127.1"])
     func allowingLoopbackLoadsFromTheTestServer(host: String) async throws {
         try await withPolicyServer(Self.loopback) { server, loader in

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 @Suite("Loading: download queue")
 struct LoadingQueueTests {

@@ -9,11 +9,10 @@ import WebImageTesting
     @Test func hundredCallersShareOneDownloadDecodeAndTransform() async throws {
         try await withManager { harness in
             let transformer = CountingTransformer()
-            let context = ImageContext().with(ImageContextKeys.Transformer.self, transformer)
             let url = harness.url("/photo.jpg?gate=open")
             let results = try await withThrowingTaskGroup(of: ImageResult.self) { group in
                 for _ in 0..<100 {
-                    group.addTask { try await harness.manager.image(for: url, context: context) }
+                    group.addTask { try await harness.manager.image(for: url, transformer: transformer) }
                 }
                 await harness.server.waitForRequests("/photo.jpg")
                 harness.server.openGate("open")
@@ -61,10 +60,8 @@ import WebImageTesting
     @Test func differentTransformersDoNotShareARun() async throws {
         try await withManager { harness in
             let url = harness.url("/photo.jpg")
-            async let a = harness.manager.image(
-                for: url, context: ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 4)))
-            async let b = harness.manager.image(
-                for: url, context: ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 6)))
+            async let a = harness.manager.image(for: url, transformer: CountingTransformer(size: 4))
+            async let b = harness.manager.image(for: url, transformer: CountingTransformer(size: 6))
             let (first, second) = try await (a, b)
             #expect(first.image?.size == PixelSize(width: 4, height: 4))
             #expect(second.image?.size == PixelSize(width: 6, height: 6))

@@ -37,8 +37,9 @@ import WebImageTesting
             let url = harness.url("/photo.jpg?delay=3000")
             var options = ImageLoaderOptions()
             options.timeout = .milliseconds(300)
-            let context = ImageContext().with(ImageContextKeys.LoaderOptions.self, options)
-            await expectManagerError(.timedOut) { try await harness.manager.image(for: url, context: context) }
+            await expectManagerError(.timedOut) {
+                try await harness.manager.image(for: ImageRequest(url: url, loaderOptions: options))
+            }
             #expect(!harness.manager.isFailedURL(url))
         }
     }

@@ -128,13 +128,11 @@ import WebImageTesting
         try await withManager { harness in
             let url = harness.url("/photo.jpg")
             let small = CountingTransformer(size: 8)
-            let context = ImageContext().with(ImageContextKeys.Transformer.self, small)
-            let result = try await harness.manager.image(for: url, context: context)
+            let result = try await harness.manager.image(for: url, transformer: small)
             #expect(result.image?.size == PixelSize(width: 8, height: 8))
-            #expect(try await harness.manager.image(for: url, context: context).cacheType == .memory)
+            #expect(try await harness.manager.image(for: url, transformer: small).cacheType == .memory)
             await harness.manager.waitForPendingStores()
-            let other = ImageContext().with(ImageContextKeys.Transformer.self, CountingTransformer(size: 16))
-            let reused = try await harness.manager.image(for: url, context: other)
+            let reused = try await harness.manager.image(for: url, transformer: CountingTransformer(size: 16))
             #expect(reused.cacheType == .disk)
             #expect(reused.image?.size == PixelSize(width: 16, height: 16))
             #expect(harness.server.requestCount("/photo.jpg") == 1)
@@ -144,8 +142,9 @@ import WebImageTesting
 
     @Test func thumbnailSizeShrinksOnLoad() async throws {
         try await withManager { harness in
-            let context = ImageContext().with(ImageContextKeys.ThumbnailSize.self, PixelSize(width: 100, height: 100))
-            let result = try await harness.manager.image(for: harness.url("/photo.jpg"), context: context)
+            let request = ImageRequest(
+                url: harness.url("/photo.jpg"), thumbnailSize: PixelSize(width: 100, height: 100))
+            let result = try await harness.manager.image(for: request)
             let size = try #require(result.image?.size)
             #expect(size.width < 640 && size.width >= 100 && size.height >= 75)
         }

@@ -15,20 +15,20 @@ import WebImage
     @Test(
         arguments: [
             // source, target, mode, expected
-            ((2725, 2225), (720, 588), "fit", (720, 588)),
-            ((2725, 2225), (720, 720), "fit", (720, 588)),
-            ((2725, 2225), (720, 720), "fill", (720, 720)),
-            ((2725, 2225), (720, 588), "stretch", (720, 588)),
-            ((2725, 2225), (100, 500), "stretch", (100, 500)),
-            ((1, 1000), (100, 100), "fit", (1, 100)),
-            ((1000, 1), (100, 100), "fit", (100, 1)),
-            ((1, 1000), (50, 50), "fill", (1, 1)),
-            ((1000, 1), (10, 10), "fill", (1, 1)),
-            ((1, 1), (64, 64), "fit", (1, 1)),
-            ((640, 480), (1, 1), "fill", (1, 1)),
-            ((640, 480), (1, 1), "fit", (1, 1)),
-            ((300, 200), (600, 600), "fit", (300, 200)),
-            ((300, 200), (100, 300), "fill", (67, 200)),
+            ((2725, 2225), (720, 588), "contain", (720, 588)),
+            ((2725, 2225), (720, 720), "contain", (720, 588)),
+            ((2725, 2225), (720, 720), "cover", (720, 720)),
+            ((2725, 2225), (720, 588), "fill", (720, 588)),
+            ((2725, 2225), (100, 500), "fill", (100, 500)),
+            ((1, 1000), (100, 100), "contain", (1, 100)),
+            ((1000, 1), (100, 100), "contain", (100, 1)),
+            ((1, 1000), (50, 50), "cover", (1, 1)),
+            ((1000, 1), (10, 10), "cover", (1, 1)),
+            ((1, 1), (64, 64), "contain", (1, 1)),
+            ((640, 480), (1, 1), "cover", (1, 1)),
+            ((640, 480), (1, 1), "contain", (1, 1)),
+            ((300, 200), (600, 600), "contain", (300, 200)),
+            ((300, 200), (100, 300), "cover", (67, 200)),
         ] as [((Int, Int), (Int, Int), String, (Int, Int))])
     func outputSizes(source: (Int, Int), target: (Int, Int), mode: String, expected: (Int, Int)) throws {
         let mode = ResizeMode.all.first { $0.description == mode }!
@@ -39,10 +39,10 @@ import WebImage
     @Test func upscalingOnlyWhenAsked() throws {
         let target = PixelSize(width: 600, height: 600)
         #expect(
-            try size((300, 200), Resize(to: target, mode: .fit, allowsUpscaling: true))
+            try size((300, 200), Resize(to: target, mode: .contain, allowsUpscaling: true))
                 == PixelSize(width: 600, height: 400))
-        #expect(try size((300, 200), Resize(to: target, mode: .fill, allowsUpscaling: true)) == target)
-        #expect(try size((300, 200), Resize(to: target, mode: .stretch)) == PixelSize(width: 300, height: 200))
+        #expect(try size((300, 200), Resize(to: target, mode: .cover, allowsUpscaling: true)) == target)
+        #expect(try size((300, 200), Resize(to: target, mode: .fill)) == PixelSize(width: 300, height: 200))
         #expect(try size((300, 200), Resize(scale: 2)) == PixelSize(width: 300, height: 200))
         #expect(try size((300, 200), Resize(scale: 2, allowsUpscaling: true)) == PixelSize(width: 600, height: 400))
         #expect(try size((300, 200), Resize(scale: 0.5)) == PixelSize(width: 150, height: 100))
@@ -119,11 +119,12 @@ import WebImage
 
     @Test func minimumSourceSizeDrivesShrinkOnLoad() throws {
         let original = PixelSize(width: 2725, height: 2225)
-        let fill = try Resize(to: PixelSize(width: 720, height: 588), mode: .stretch).minimumSourceSize(for: original)
+        let fill = Resize(to: PixelSize(width: 720, height: 588), mode: .fill).minimumSourceSize(for: original)
         #expect(fill == PixelSize(width: 720, height: 588))
-        let fit = try Resize(to: PixelSize(width: 256, height: 256)).minimumSourceSize(for: original)
+        let fit = try #require(Resize(to: PixelSize(width: 256, height: 256)).minimumSourceSize(for: original))
         #expect(fit.width == 256 && fit.height == 209)
-        let cover = try Resize(to: PixelSize(width: 300, height: 100), mode: .fill).minimumSourceSize(for: original)
+        let cover = try #require(
+            Resize(to: PixelSize(width: 300, height: 100), mode: .cover).minimumSourceSize(for: original))
         #expect(cover.width >= 300 && cover.height >= 100 && cover.width <= 302)
     }
 }

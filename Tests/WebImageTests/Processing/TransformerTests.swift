@@ -116,8 +116,9 @@ import WebImage
 
     @Test func keysAreStableAndDistinct() {
         let transformers: [any ImageTransforming] = [
-            Resize(to: PixelSize(width: 720, height: 588)), Resize(to: PixelSize(width: 720, height: 588), mode: .fill),
-            Resize(to: PixelSize(width: 720, height: 588), mode: .fill, gravity: .top),
+            Resize(to: PixelSize(width: 720, height: 588)),
+            Resize(to: PixelSize(width: 720, height: 588), mode: .cover),
+            Resize(to: PixelSize(width: 720, height: 588), mode: .cover, gravity: .top),
             Resize(to: PixelSize(width: 720, height: 588), filter: .bilinear), Resize(scale: 0.5),
             Resize(to: PixelSize(width: 720, height: 588), allowsUpscaling: true),
             Crop(to: PixelRect(x: 0, y: 0, width: 5, height: 5)), Crop(size: PixelSize(width: 5, height: 5)),
@@ -128,7 +129,7 @@ import WebImage
         ]
         let keys = transformers.map(\.key)
         #expect(Set(keys).count == keys.count, "\(keys)")
-        #expect(Resize(to: PixelSize(width: 720, height: 588), mode: .fill).key == "resize(720x588,fill,lanczos3)")
+        #expect(Resize(to: PixelSize(width: 720, height: 588), mode: .cover).key == "resize(720x588,cover,lanczos3)")
         #expect(Blur(radius: 2.5).key == "blur(2.500)")
     }
 

@@ -50,17 +50,16 @@ import WebImage
             let data = try randomImage(using: &random)
             let transformer = randomTransformer(using: &random)
             let url = try #require(URL(string: "data:application/octet-stream;base64," + data.base64EncodedString()))
-            var context = ImageContext()
-            context[ImageContextKeys.Transformer.self] = transformer
-            context[ImageContextKeys.QueryCacheType.self] = ImageCacheType.none
-            context[ImageContextKeys.StoreCacheType.self] = ImageCacheType.none
+            let request = ImageRequest(
+                url: url, options: [.retryFailed], transformer: transformer,
+                cachePolicy: ImageCachePolicy(query: .none, store: .none))
             let direct = Result { () throws(WebImageError) -> PixelSize in
                 try transformer.transform(try ImageCoders.default.decode(data, options: .default)).pixels.size
             }
             let outcome: Result<ImageResult, WebImageError>
             do {
                 outcome = .success(
-                    try await manager.image(for: ImageRequest(url: url, options: [.retryFailed], context: context)))
+                    try await manager.image(for: request))
             } catch {
                 outcome = .failure(error)
             }
@@ -78,7 +77,7 @@ import WebImage
 
     /// A JPEG of 299x131 fit into 37x17 decodes at 1/8 scale as 38x17; planned on that, the result would be 37x17
     /// instead of the full decode's 37x16. Resizes plan on the source's size, so both paths agree.
-    @Test(arguments: [ResizeMode.fit, .fill, .stretch])
+    @Test(arguments: [ResizeMode.contain, .cover, .fill])
     func shrinkOnLoadGivesTheFullDecodeSize(mode: ResizeMode) async throws {
         let pixels = PixelBuffer(width: 299, height: 131) { output in
             for index in output.indices { output[index] = UInt8(truncatingIfNeeded: index &* 7) }
@@ -90,10 +89,8 @@ import WebImage
             Resize(to: PixelSize(width: 37, height: 17), mode: mode),
             TransformerPipeline([Resize(to: PixelSize(width: 37, height: 17), mode: mode), Rotate(degrees: 90)]),
         ] {
-            var context = ImageContext()
-            context[ImageContextKeys.Transformer.self] = transformer
-            context[ImageContextKeys.StoreCacheType.self] = ImageCacheType.none
-            let result = try await manager.image(for: ImageRequest(url: url, context: context))
+            let request = ImageRequest(url: url, transformer: transformer, cachePolicy: ImageCachePolicy(store: .none))
+            let result = try await manager.image(for: request)
             let full = try transformer.transform(try ImageCoders.default.decode(jpeg, options: .default))
             #expect(result.image?.size == full.size, "\(transformer.key)")
             #expect(result.image.map { $0.size.width * $0.size.height } ?? 0 > 0)

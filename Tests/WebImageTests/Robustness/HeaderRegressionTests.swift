@@ -43,11 +43,10 @@ import WebImageTesting
                     disk: DiskCache(
                         directory: FileManager.default.temporaryDirectory
                             .appendingPathComponent("regressions-\(UUID().uuidString)")))))
-        var context = ImageContext()
-        context[ImageContextKeys.Transformer.self] = Resize(to: PixelSize(width: 100, height: 100))
-        context[ImageContextKeys.StoreCacheType.self] = ImageCacheType.none
-        context[ImageContextKeys.ThumbnailSize.self] = PixelSize(width: 50, height: 50)
-        await #expect { try await manager.image(for: ImageRequest(url: url, context: context)) } throws: {
+        let request = ImageRequest(
+            url: url, transformer: Resize(to: PixelSize(width: 100, height: 100)),
+            thumbnailSize: PixelSize(width: 50, height: 50), cachePolicy: ImageCachePolicy(store: .none))
+        await #expect { try await manager.image(for: request) } throws: {
             refusals.contains(($0 as? WebImageError)?.code ?? .cancelled)
         }
         await manager.shutdown()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WebImage
+
+@testable import WebImage
 
 /// Every transformer, over random image sizes and random (often hostile) parameters, either returns an image of the
 /// size it promises or throws a typed error; it never traps. Seeded: see ``SeededGenerator``.
@@ -46,10 +47,10 @@ import WebImage
             let small = valid && Double(tw) * Double(th) <= 250_000
             check(resize, on: buffer(w, h, using: &random), mustSucceed: small) { out in
                 switch mode {
-                case .fit:
+                case .contain:
                     return out.width <= tw && out.height <= th && (!up ? out.width <= w && out.height <= h : true)
                         && (out.width == tw || out.height == th || (!up && out == PixelSize(width: w, height: h)))
-                case .fill:
+                case .cover:
                     return out == target || (!up && out.width <= w && out.height <= h)
                 default:
                     return out == (up ? target : PixelSize(width: min(tw, w), height: min(th, h)))
@@ -86,7 +87,7 @@ import WebImage
                 to: target, mode: ResizeMode.all.randomElement(using: &random)!,
                 allowsUpscaling: .random(using: &random))
             do {
-                let needed = try resize.minimumSourceSize(for: source)
+                let needed = try resize.sourceSizeNeeded(for: source)
                 #expect(needed.width >= 1 && needed.width <= source.width, "\(resize.key) of \(source): \(needed)")
                 #expect(needed.height >= 1 && needed.height <= source.height, "\(resize.key) of \(source): \(needed)")
             } catch {

@@ -35,6 +35,9 @@ public struct SharedStoreLoader: ImageLoading {
 
     public func canLoad(_ url: URL) -> Bool { upstream.canLoad(url) }
 
+    /// Shuts `upstream` down (the store's client belongs to whoever made the store).
+    public func shutdown() async throws { try await upstream.shutdown() }
+
     public func load(
         _ request: ImageLoadRequest, progress: ImageLoadProgressHandler?, partialData: ImagePartialDataHandler?
     ) async throws(WebImageError) -> ImageResponse {

@@ -73,7 +73,7 @@ import WebImageTesting
                 for try await data in group { #expect(data == photo) }
             }
             for index in 0..<4 { #expect(origin.requestCount("/s\(index).jpg") == 1) }
-            for node in nodes { try await (node.upstream as? HTTPImageLoader)?.shutdown() }
+            for node in nodes { try await node.shutdown() }
             let stored = try #require(await store.original(source: origin.url("/s0.jpg?delay=200").absoluteString))
             #expect(stored.isFresh)
             #expect(stored.contentType == "image/jpeg")
@@ -91,7 +91,7 @@ import WebImageTesting
             await #expect(throws: WebImageError.self) { try await loader.load(missing) }
             #expect(await store.isLeased(source: missing.absoluteString) == false)
             #expect(await store.original(source: missing.absoluteString) == nil)
-            try await (loader.upstream as? HTTPImageLoader)?.shutdown()
+            try await loader.shutdown()
         }
         try await origin.shutdown()
     }

@@ -10,8 +10,6 @@ import WebImageStores
 final class SourceFetcher: Sendable {
     let manager: ImageManager
     private let loaderOptions: ImageLoaderOptions
-    /// The loader that reaches origins, shut down here because a shared-tier loader wraps it.
-    private let http: HTTPImageLoader
 
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
@@ -26,7 +24,7 @@ final class SourceFetcher: Sendable {
         var configuration = HTTPImageLoader.Configuration()
         configuration.addressPolicy = addressPolicy
         configuration.connectTimeout = .seconds(5)
-        http = HTTPImageLoader(configuration: configuration)
+        let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).
         let origins = ImageLoaders([http] + (s3Sources.map { [S3ImageLoader(client: $0)] } ?? []))
@@ -56,10 +54,7 @@ final class SourceFetcher: Sendable {
         return true
     }
 
-    func shutdown() async {
-        await manager.shutdown()
-        try? await http.shutdown()
-    }
+    func shutdown() async { await manager.shutdown() }
 
     /// imgproxy's status for a failed fetch.
     static func map(_ error: WebImageError) -> ImageServerError {

@@ -117,7 +117,8 @@ import WebImageTesting
 
     @Test func s3SourcesLoadThroughTheClient() async throws {
         try await withStore { (store: SharedStore) async throws in
-            try await store.client.put(bucket: "images", key: "in/a b.jpg", data: Data("jpeg".utf8), contentType: "image/jpeg")
+            try await store.client.put(
+                bucket: "images", key: "in/a b.jpg", data: Data("jpeg".utf8), contentType: "image/jpeg")
             let loader = S3ImageLoader(client: store.client)
             let url = try #require(URL(string: "s3://images/in/a%20b.jpg"))
             #expect(loader.canLoad(url))

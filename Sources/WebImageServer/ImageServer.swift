@@ -25,39 +25,51 @@ public final class ImageServer: Sendable {
     public init(configuration: ImageServerConfiguration) {
         self.configuration = configuration
         let cache: any ImageCaching
-        let resultTiers: ImageCacheType
+        var resultTiers = ImageCacheType.none
+        var memoryBytes = 0
         if configuration.cachesResults {
             let directory = configuration.cacheDirectory ?? DiskCache.defaultDirectory(namespace: "webimage-serve")
             cache = ImageCache(disk: DiskCache(directory: directory))
-            resultTiers = .disk
+            if configuration.cachesProcessedResults {
+                resultTiers = .disk
+                memoryBytes = configuration.resultMemoryCacheSize
+            }
         } else {
             cache = ImageCaches([])
-            resultTiers = .none
         }
         let limits = configuration.limits
+        let metrics = ServerMetrics()
         responder = ImageResponder(
             parser: ImageURLParser(signer: configuration.signer, presets: configuration.presets),
             policy: SourcePolicy(allowedSources: configuration.allowedSources, localRoot: configuration.localRoot),
             fetcher: SourceFetcher(
                 cache: cache, limits: limits, addressPolicy: configuration.addressPolicy, logger: configuration.logger),
-            store: ResultStore(cache: cache, tiers: resultTiers),
+            store: ResultStore(cache: cache, tiers: resultTiers, memoryBytes: memoryBytes),
             processor: ImageProcessor(coders: ImageCoders.default, limits: limits),
-            gate: ProcessingGate(slots: limits.processingSlots, queueLimit: limits.processingQueue),
+            gate: ProcessingGate(
+                slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
+                metrics: metrics),
+            metrics: metrics,
             configuration: configuration)
     }
 
-    /// Adds `GET`/`HEAD` `/health` and the image routes under the router's or group's path.
+    /// Adds `GET`/`HEAD` `/health`, `GET /metrics` and the image routes under the router's or group's path.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         addRoutes(to: router.group())
     }
 
-    /// Adds `GET`/`HEAD` `health` and the image routes under `group`'s path.
+    /// Adds `GET`/`HEAD` `health`, `GET metrics` (Prometheus text format) and the image routes under `group`'s path.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         let responder = responder
+        let log = RequestLog(logger: configuration.logger)
         group.get("health") { _, _ in Self.health() }
         group.head("health") { _, _ in Self.health() }
+        group.get("metrics") { _, _ in Self.metrics(responder.metrics) }
         let image: @Sendable (Request, Context) async throws -> Response = { request, context in
-            await responder.respond(path: Self.imagePath(request, context: context), request: request)
+            let start = ContinuousClock.now
+            let outcome = await responder.respond(path: Self.imagePath(request, context: context), request: request)
+            log.record(outcome, method: request.method, seconds: start.secondsUntilNow)
+            return outcome.response
         }
         group.get("**", use: image)
         group.head("**", use: image)
@@ -75,14 +87,26 @@ public final class ImageServer: Sendable {
             logger: configuration.logger)
     }
 
-    /// Shuts the loaders down; call once the application has stopped.
-    public func shutdown() async { await responder.fetcher.shutdown() }
+    /// Waits for pending disk writes and shuts the loaders and the processing threads down; call once the
+    /// application has stopped.
+    public func shutdown() async {
+        await responder.fetcher.shutdown()
+        await responder.gate.shutdown()
+    }
 
     private static func health() -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "OK\n")))
+    }
+
+    private static func metrics(_ metrics: ServerMetrics) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
     }
 
     /// The raw (still percent-encoded) path after the mount point: the captured `**` rebuilt from the raw URI.

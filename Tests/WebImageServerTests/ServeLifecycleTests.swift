@@ -3,7 +3,7 @@ import Testing
 import WebImageTesting
 
 /// `webimage serve` as a real process: configuration errors at start, graceful shutdown on SIGTERM.
-@Suite("Server: webimage serve start-up and shutdown")
+@Suite("Server: webimage serve start-up and shutdown", .timeLimit(.minutes(1)))
 struct ServeLifecycleTests {
     /// Runs the binary with `arguments` to its end; its status and standard error.
     static func run(_ arguments: [String]) throws -> (status: Int32, error: String) {

@@ -7,7 +7,7 @@ import WebImageTesting
 @testable import WebImageServer
 
 /// The server under load: 503 with `Retry-After` when busy, cache hits and 304s past a full gate, slow clients.
-@Suite("Server: admission under load")
+@Suite("Server: admission under load", .timeLimit(.minutes(1)))
 struct ServerLoadTests {
     /// One slot, no queue: a second processing run is refused at once.
     static func oneSlot(_ configuration: inout ImageServerConfiguration) {
@@ -72,16 +72,25 @@ struct ServerLoadTests {
                 "http://127.0.0.1:\(port)" + harness.url("", "/noise.png", ext: "png"),
             ]
             try curl.run()
-            defer {
-                curl.terminate()
-                curl.waitUntilExit()
-            }
             let store = harness.server.responder.store
             let gate = harness.server.responder.gate
-            try await ProcessingGateTests.Blocker.until { store.madeCount == 1 && gate.running == 0 }
+            let metrics = harness.server.responder.metrics
+            do {
+                // The response is made (and counted) once processing is done, before its body is written.
+                try await ProcessingGateTests.Blocker.until {
+                    let text = String(decoding: metrics.text(), as: UTF8.self)
+                    return MetricsText(text).value("webimage_requests_total", ["cache": "miss"]) == 1
+                        && store.madeCount == 1 && gate.running == 0
+                }
+            } catch {
+                curl.terminate()
+                throw error
+            }
             // The slow reader still has megabytes to read, yet the only slot is free: another image is processed.
             #expect(curl.isRunning)
             #expect(try await harness.get(harness.url("w:40", "/geometry.png")).status == .ok)
+            curl.terminate()
+            await ServeLifecycleTests.offPool { curl.waitUntilExit() }
         }
     }
 }

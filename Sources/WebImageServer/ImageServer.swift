@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import WebImage
+import WebImageStores
 
 /// An imgproxy-compatible image server on Hummingbird, built from an ``ImageServerConfiguration``.
 ///
@@ -27,23 +28,28 @@ public final class ImageServer: Sendable {
     public init(configuration: ImageServerConfiguration) {
         self.configuration = configuration
         let cache: any ImageCaching
-        let resultTiers: ImageCacheType
+        var resultTiers = ImageCacheType.none
+        var memoryBytes = 0
         if configuration.cachesResults {
             let directory = configuration.cacheDirectory ?? DiskCache.defaultDirectory(namespace: "webimage-serve")
             cache = ImageCache(disk: DiskCache(directory: directory))
-            resultTiers = .disk
+            if configuration.cachesProcessedResults {
+                resultTiers = .disk
+                memoryBytes = configuration.resultMemoryCacheSize
+            }
         } else {
             cache = ImageCaches([])
-            resultTiers = .none
         }
         let limits = configuration.limits
+        let metrics = ServerMetrics()
         let policy = SourcePolicy(
             allowedSources: configuration.allowedSources, localRoot: configuration.localRoot,
             allowsS3: configuration.s3Sources != nil)
         let fetcher = SourceFetcher(
             cache: cache, limits: limits, addressPolicy: configuration.addressPolicy,
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources, logger: configuration.logger)
-        let store = ResultStore(cache: cache, tiers: resultTiers, shared: configuration.sharedStore)
+        let store = ResultStore(
+            cache: cache, tiers: resultTiers, memoryBytes: memoryBytes, shared: configuration.sharedStore)
         purge = configuration.purgeKey.map {
             PurgeResponder(
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
@@ -55,24 +61,34 @@ public final class ImageServer: Sendable {
             fetcher: fetcher,
             store: store,
             processor: ImageProcessor(coders: ImageCoders.default, limits: limits),
-            gate: ProcessingGate(slots: limits.processingSlots, queueLimit: limits.processingQueue),
+            gate: ProcessingGate(
+                slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
+                metrics: metrics),
+            metrics: metrics,
             configuration: configuration)
     }
 
-    /// Adds `GET`/`HEAD` `/health`, `POST /admin/purge` (with a purge key) and the image routes under the router's or
-    /// group's path.
+    /// Adds `GET`/`HEAD` `/health`, `GET /metrics`, `POST /admin/purge` (with a purge key) and the image routes under
+    /// the router's or group's path.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         addRoutes(to: router.group())
     }
 
-    /// Adds `GET`/`HEAD` `health`, `POST admin/purge` (with a purge key) and the image routes under `group`'s path.
+    /// Adds `GET`/`HEAD` `health`, `GET metrics` (Prometheus text format), `POST admin/purge` (with a purge key) and
+    /// the image routes under `group`'s path.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         let responder = responder
+        let log = RequestLog(logger: configuration.logger)
         group.get("health") { _, _ in Self.health() }
         group.head("health") { _, _ in Self.health() }
+        let shared = configuration.sharedStore
+        group.get("metrics") { _, _ in Self.metrics(responder.metrics, shared: shared) }
         if let purge { group.post("admin/purge") { request, _ in await purge.respond(request) } }
         let image: @Sendable (Request, Context) async throws -> Response = { request, context in
-            await responder.respond(path: Self.imagePath(request, context: context), request: request)
+            let start = ContinuousClock.now
+            let outcome = await responder.respond(path: Self.imagePath(request, context: context), request: request)
+            log.record(outcome, method: request.method, seconds: start.secondsUntilNow)
+            return outcome.response
         }
         group.get("**", use: image)
         group.head("**", use: image)
@@ -90,9 +106,11 @@ public final class ImageServer: Sendable {
             logger: configuration.logger)
     }
 
-    /// Shuts the loaders and the S3 clients (shared tier, S3 sources) down; call once the application has stopped.
+    /// Waits for pending disk writes and shuts the loaders, the processing threads and the S3 clients (shared tier,
+    /// S3 sources) down; call once the application has stopped.
     public func shutdown() async {
         await responder.fetcher.shutdown()
+        await responder.gate.shutdown()
         try? await configuration.sharedStore?.client.shutdown()
         try? await configuration.s3Sources?.shutdown()
     }
@@ -102,6 +120,14 @@ public final class ImageServer: Sendable {
         headers[.contentType] = "text/plain; charset=utf-8"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "OK\n")))
+    }
+
+    private static func metrics(_ metrics: ServerMetrics, shared: SharedStore?) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text(shared: shared))))
     }
 
     /// The raw (still percent-encoded) path after the mount point: the captured `**` rebuilt from the raw URI.

@@ -18,12 +18,19 @@ public struct ImageServerConfiguration: Sendable {
     public var cacheDirectory: URL?
     /// Whether anything is cached at all (`--no-cache` turns it off).
     public var cachesResults = true
+    /// Whether processed results are cached (`--no-result-cache` turns it off; originals are still cached).
+    public var cachesProcessedResults = true
+    /// The most bytes of encoded results kept in memory, in front of the disk cache. Default 64 MiB; 0 keeps none.
+    public var resultMemoryCacheSize = 64 * 1024 * 1024
     /// The limits checked before the work they guard.
     public var limits = ServerLimits()
     /// `Cache-Control: max-age` of results, in seconds. Default one year.
     public var ttl = 31_536_000
     /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format. Default on.
     public var autoWebP = true
+    /// Answer AVIF when the client's `Accept` has `image/avif` and the URL names no format (before WebP). Default
+    /// off: AVIF encodes take several times longer than WebP.
+    public var autoAVIF = false
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly

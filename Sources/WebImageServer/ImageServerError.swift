@@ -7,11 +7,17 @@ public struct ImageServerError: Error, Sendable, Hashable, CustomStringConvertib
     public let status: Int
     /// A one-line explanation for the client.
     public let message: String
+    /// Seconds after which the client may try again (`Retry-After`), for a busy server.
+    public let retryAfter: Int?
+    /// What went wrong at the origin (`status_4xx`, `status_5xx`, `timeout`, `too_large`, `forbidden`,
+    /// `unreachable`, `cancelled`), for the metrics; `nil` when the origin was not at fault.
+    var originFailure: String?
 
-    /// Creates an error.
-    public init(status: Int, _ message: String) {
+    /// Creates an error; `retryAfter` becomes a `Retry-After` header.
+    public init(status: Int, _ message: String, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     public var description: String { "\(status): \(message)" }

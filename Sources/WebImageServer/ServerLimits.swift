@@ -20,6 +20,8 @@ public struct ServerLimits: Sendable, Hashable {
     public var processingSlots = ProcessInfo.processInfo.activeProcessorCount
     /// How many more may wait for a slot; beyond that the server answers 503 at once. Default 200.
     public var processingQueue = 200
+    /// How long a request may wait for a slot before the server answers 503. Default 10 s.
+    public var queueTimeout: Duration = .seconds(10)
 
     /// The defaults.
     public init() {}

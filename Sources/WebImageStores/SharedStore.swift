@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Logging
-import Metrics
 import NIOConcurrencyHelpers
 import WebImage
 
@@ -15,9 +14,9 @@ import WebImage
 /// - `results/<sha256(source)>/<sha256(identity)>`: one processed result; the source's digest as a folder lets a purge
 ///   list and delete every result of a source without an index object that nodes would have to update together.
 ///
-/// The tier never fails a request: an operation that errs or passes the client's timeout is counted
-/// (`webimage_shared_store_errors_total{operation}`), logged at warning level without credentials, and treated as a
-/// miss or a skipped write.
+/// The tier never fails a request: an operation that errs or passes the client's timeout is counted (``errorCounts``,
+/// which the server exports as `webimage_shared_store_errors_total{operation}`), logged at warning level without
+/// credentials, and treated as a miss or a skipped write.
 public final class SharedStore: Sendable {
     /// What the tier answers for a source's original.
     public struct Original: Sendable {
@@ -156,8 +155,10 @@ public final class SharedStore: Sendable {
         await attempt("head") { () async throws(WebImageError) in try await client.bucketExists(location.bucket) }
     }
 
-    /// How many operations of `operation` (`get`, `put`, `lease`, `head`) have failed since the start.
-    func errorCount(_ operation: String) -> Int { errors.withLockedValue { $0[operation] ?? 0 } }
+    /// How many operations have failed since the start, by operation (`get`, `put`, `lease`, `head`).
+    public var errorCounts: [String: Int] { errors.withLockedValue { $0 } }
+
+    func errorCount(_ operation: String) -> Int { errorCounts[operation] ?? 0 }
 
     func originalKey(_ source: String) -> String { location.key("originals/" + Self.digest(source)) }
 
@@ -177,7 +178,6 @@ public final class SharedStore: Sendable {
             return try await work()
         } catch {
             errors.withLockedValue { $0[operation, default: 0] += 1 }
-            Counter(label: "webimage_shared_store_errors_total", dimensions: [("operation", operation)]).increment()
             logger.warning("shared store \(operation) failed", metadata: ["error": "\(error.code)"])
             return nil
         }

@@ -18,19 +18,16 @@ public struct SharedStoreLoader: ImageLoading {
     public let lifetime: Duration
     /// How often a waiting node looks for the original another node is downloading.
     public let pollInterval: Duration
-    /// Called each time `upstream` is asked for a source (for the server's origin-fetch count).
-    public let onOriginFetch: @Sendable (URL) -> Void
 
     /// A loader that reads through `store` and downloads with `upstream`.
     public init(
         upstream: any ImageLoading, store: SharedStore, lifetime: Duration = .seconds(365 * 86_400),
-        pollInterval: Duration = .milliseconds(50), onOriginFetch: @escaping @Sendable (URL) -> Void = { _ in }
+        pollInterval: Duration = .milliseconds(50)
     ) {
         self.upstream = upstream
         self.store = store
         self.lifetime = lifetime
         self.pollInterval = pollInterval
-        self.onOriginFetch = onOriginFetch
     }
 
     public func canLoad(_ url: URL) -> Bool { upstream.canLoad(url) }
@@ -72,7 +69,6 @@ public struct SharedStoreLoader: ImageLoading {
         store: Bool
     ) async throws(WebImageError) -> ImageResponse {
         let source = request.url.absoluteString
-        onOriginFetch(request.url)
         let response: ImageResponse
         do {
             response = try await upstream.load(request, progress: progress, partialData: partialData)

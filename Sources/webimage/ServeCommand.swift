@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import WebImage
 import WebImageServer
 
@@ -13,13 +14,19 @@ struct ServeCommand: AsyncParsableCommand {
             URLs have imgproxy's format: /SIGNATURE/OPTIONS/plain/PERCENT-ENCODED-URL[@EXT] or \
             /SIGNATURE/OPTIONS/BASE64URL-URL[.EXT]. With --key and --salt the signature must be the URL-safe \
             base64 of HMAC-SHA256(key, salt + path); without them any signature (e.g. `insecure`) is accepted. \
-            GET /health answers 200. Prints `listening on http://HOST:PORT` once it accepts connections.
+            GET /health answers 200, GET /metrics gives Prometheus metrics, each image request logs one line. At most \
+            --workers images are processed at once; --queue-size more wait up to --queue-timeout; beyond either \
+            the server answers 503 with Retry-After. SIGTERM or SIGINT stops accepting connections, lets requests in \
+            flight finish within --shutdown-timeout, writes pending cache entries and exits 0. A bad configuration \
+            exits 64 at once. Prints `listening on http://HOST:PORT` once it accepts connections.
 
             Every option can also come from the environment: WEBIMAGE_HOST, WEBIMAGE_PORT, WEBIMAGE_KEY, \
             WEBIMAGE_SALT, WEBIMAGE_CACHE_DIR, WEBIMAGE_NO_CACHE, WEBIMAGE_PRESET (comma-separated), \
             WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_LOCAL_ROOT, WEBIMAGE_MAX_SRC_RESOLUTION, \
             WEBIMAGE_MAX_SRC_FILE_SIZE, WEBIMAGE_MAX_ANIMATION_FRAMES, WEBIMAGE_MAX_RESULT_DIMENSION, \
-            WEBIMAGE_DOWNLOAD_TIMEOUT, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_AUTO_WEBP, \
+            WEBIMAGE_DOWNLOAD_TIMEOUT, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_AUTO_WEBP, WEBIMAGE_AUTO_AVIF, \
+            WEBIMAGE_PRESETS_FILE, WEBIMAGE_NO_RESULT_CACHE, WEBIMAGE_MEMORY_CACHE_SIZE, WEBIMAGE_WORKERS, \
+            WEBIMAGE_QUEUE_SIZE, WEBIMAGE_QUEUE_TIMEOUT, WEBIMAGE_SHUTDOWN_TIMEOUT, WEBIMAGE_MALLOC, \
             WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, WEBIMAGE_ALLOW_LINK_LOCAL_SOURCES \
             (booleans: 1/true/yes). A flag on the command line wins over the environment.
 
@@ -44,6 +51,22 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "A preset, NAME=OPTIONS (repeatable); `default` applies to every request.", valueName: "NAME=OPTIONS"))
     var preset: [String] = Env.list("PRESET")
+    @Option(help: ArgumentHelp("Read presets from this file, one NAME=OPTIONS a line.", valueName: "FILE"))
+    var presetsFile: String?
+    @Flag(help: "Do not cache processed results (originals are still cached).")
+    var noResultCache = false
+    @Option(help: "Megabytes of encoded results kept in memory in front of the disk cache; 0 keeps none.")
+    var memoryCacheSize = Env.int("MEMORY_CACHE_SIZE") ?? 64
+    @Option(help: "How many images are processed at once (default: the number of cores).")
+    var workers = Env.int("WORKERS") ?? ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "How many more requests may wait for a processing slot (503 beyond).")
+    var queueSize = Env.int("QUEUE_SIZE") ?? 200
+    @Option(help: "Seconds a request may wait for a processing slot (503 after).")
+    var queueTimeout = Env.double("QUEUE_TIMEOUT") ?? 10
+    @Option(help: "glibc's allocator settings: tuned (fewer arenas, higher trim and mmap thresholds) or glibc.")
+    var malloc = Env.string("MALLOC").flatMap(MemoryAllocator.init(rawValue:)) ?? .tuned
+    @Option(help: "Seconds requests in flight may take to finish after SIGTERM.")
+    var shutdownTimeout = Env.double("SHUTDOWN_TIMEOUT") ?? 10
     @Option(help: ArgumentHelp("Only sources starting with one of these prefixes (repeatable).", valueName: "PREFIX"))
     var allowedSources: [String] = Env.list("ALLOWED_SOURCES")
     @Option(help: "Serve local:///PATH sources from this directory (never outside it).")
@@ -64,6 +87,8 @@ struct ServeCommand: AsyncParsableCommand {
     var ttl = Env.int("TTL") ?? 31_536_000
     @Flag(inversion: .prefixedNo, help: "Answer WebP when the client accepts it and the URL names no format.")
     var autoWebp = Env.bool("AUTO_WEBP") ?? true
+    @Flag(inversion: .prefixedNo, help: "Answer AVIF when the client accepts it and the URL names no format.")
+    var autoAvif = Env.bool("AUTO_AVIF") ?? false
     @Flag(help: "Allow sources on loopback addresses (127.0.0.0/8, ::1).")
     var allowLoopbackSources = false
     @Flag(help: "Allow sources on private addresses (RFC 1918, CGNAT, fc00::/7).")
@@ -75,6 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try makeConfiguration()
+        let gracePeriod = try Self.duration(shutdownTimeout, "--shutdown-timeout")
+        malloc.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
         if let shared = configuration.sharedStore, await shared.bucketExists() != true {
             configuration.logger.warning(
                 "the shared store's bucket is missing or unreachable; results and originals are not shared",
@@ -85,8 +112,13 @@ struct ServeCommand: AsyncParsableCommand {
         let app = server.makeApplication(host: host, port: port) { port in
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
         }
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: configuration.logger)
+        group.maximumGracefulShutdownDuration = gracePeriod
+        group.maximumCancellationDuration = .seconds(2)
         do {
-            try await app.runService()
+            try await ServiceGroup(configuration: group).run()
         } catch {
             await server.shutdown()
             throw error
@@ -105,8 +137,15 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.signer = signer
         default: throw ValidationError("--key and --salt go together")
         }
+        var definitions = preset
+        if let path = presetsFile ?? Env.string("PRESETS_FILE") {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw ValidationError("--presets-file: cannot read \(path)")
+            }
+            definitions += text.split(whereSeparator: \.isNewline).map(String.init)
+        }
         do {
-            configuration.presets = try Presets(definitions: preset)
+            configuration.presets = try Presets(definitions: definitions)
         } catch {
             throw ValidationError("--preset: \(error.message)")
         }
@@ -118,10 +157,16 @@ struct ServeCommand: AsyncParsableCommand {
             URL(fileURLWithPath: $0, isDirectory: true)
         }
         configuration.cachesResults = !(noCache || Env.bool("NO_CACHE") == true)
+        configuration.cachesProcessedResults = !(noResultCache || Env.bool("NO_RESULT_CACHE") == true)
+        guard (0...65_536).contains(memoryCacheSize) else {
+            throw ValidationError("--memory-cache-size must be between 0 and 65536 megabytes")
+        }
+        configuration.resultMemoryCacheSize = memoryCacheSize * 1024 * 1024
         configuration.limits = try makeLimits()
         guard ttl >= 0 else { throw ValidationError("--ttl must be 0 or more") }
         configuration.ttl = ttl
         configuration.autoWebP = autoWebp
+        configuration.autoAVIF = autoAvif
         configuration.addressPolicy = SourceAddressPolicy(
             allowsLoopback: allowLoopbackSources || Env.bool("ALLOW_LOOPBACK_SOURCES") == true,
             allowsPrivate: allowPrivateSources || Env.bool("ALLOW_PRIVATE_SOURCES") == true,
@@ -146,6 +191,13 @@ struct ServeCommand: AsyncParsableCommand {
         limits.maxResultDimension = maxResultDimension
         limits.downloadTimeout = try Self.duration(downloadTimeout, "--download-timeout")
         limits.requestTimeout = try Self.duration(timeout, "--timeout")
+        guard (1...1024).contains(workers) else { throw ValidationError("--workers must be between 1 and 1024") }
+        limits.processingSlots = workers
+        guard (0...1_000_000).contains(queueSize) else {
+            throw ValidationError("--queue-size must be between 0 and 1000000")
+        }
+        limits.processingQueue = queueSize
+        limits.queueTimeout = try Self.duration(queueTimeout, "--queue-timeout")
         return limits
     }
 
@@ -154,24 +206,5 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(name) must be between 0 and 86400 seconds")
         }
         return .milliseconds(Int64((seconds * 1000).rounded(.up)))
-    }
-}
-
-/// `WEBIMAGE_<NAME>` environment variables, the defaults of `webimage serve`'s options.
-enum Env {
-    static func string(_ name: String) -> String? {
-        ProcessInfo.processInfo.environment["WEBIMAGE_" + name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    static func int(_ name: String) -> Int? { string(name).flatMap { Int($0) } }
-
-    static func double(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
-
-    static func bool(_ name: String) -> Bool? {
-        string(name).map { ["1", "true", "yes", "on"].contains($0.lowercased()) }
-    }
-
-    static func list(_ name: String) -> [String] {
-        string(name).map { $0.split(separator: ",").map(String.init) } ?? []
     }
 }

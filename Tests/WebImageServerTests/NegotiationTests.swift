@@ -32,27 +32,3 @@ struct NegotiationTests {
         #expect(HTTPDate.date("yesterday") == nil)
     }
 }
-
-@Suite("Server: processing admission")
-struct ProcessingGateTests {
-    @Test func oneSlotNoQueueRefusesASecondRunUntilTheFirstEnds() async throws {
-        let gate = ProcessingGate(slots: 1, queueLimit: 0)
-        let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
-        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
-        let holder = Task {
-            try await gate.run { () async throws(ImageServerError) -> Int in
-                enteredContinuation.yield()
-                for await _ in release {}
-                return 1
-            }
-        }
-        var iterator = entered.makeAsyncIterator()
-        await iterator.next()
-        await #expect(throws: ImageServerError(status: 503, "server is busy")) {
-            try await gate.run { () async throws(ImageServerError) in 2 }
-        }
-        releaseContinuation.finish()
-        #expect(try await holder.value == 1)
-        #expect(try await gate.run { () async throws(ImageServerError) in 3 } == 3)
-    }
-}

@@ -17,6 +17,7 @@ enum ErrorResponse {
             body = error.message + "\n"
         }
         if vary { headers[.vary] = "Accept" }
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(
             status: HTTPResponse.Status(code: error.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(string: body)))

@@ -10,25 +10,46 @@ struct ImageResponder: Sendable {
     let store: ResultStore
     let processor: ImageProcessor
     let gate: ProcessingGate
+    let metrics: ServerMetrics
     let configuration: ImageServerConfiguration
 
-    func respond(path: String, request: Request) async -> Response {
-        let negotiation = Negotiation(accept: request.headers[.accept]?.lowercased() ?? "")
-        do {
-            return try await answer(path: path, request: request, negotiation: negotiation)
-        } catch {
-            return ErrorResponse.make(error, json: negotiation.wantsJSON, vary: configuration.autoWebP)
-        }
+    /// A response and what the request log and the metrics say about it.
+    struct Outcome: Sendable {
+        var response: Response
+        /// `memory`, `disk`, `miss`, `not_modified`, or `none` (refused before any cache was asked).
+        var cache = "none"
+        /// The source's host (or `local`), never the full URL.
+        var sourceHost = ""
+        /// Response body bytes.
+        var bytes = 0
     }
 
+    func respond(path: String, request: Request) async -> Outcome {
+        let negotiation = Negotiation(accept: request.headers[.accept]?.lowercased() ?? "")
+        var outcome = Outcome(response: Response(status: .ok))
+        do {
+            try await answer(path: path, request: request, negotiation: negotiation, into: &outcome)
+        } catch {
+            if let failure = error.originFailure { metrics.originError(kind: failure) }
+            outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: negotiates)
+        }
+        metrics.bytesOut.increment(by: outcome.bytes)
+        metrics.request(status: outcome.response.status.code, cache: outcome.cache)
+        return outcome
+    }
+
+    /// Whether responses depend on `Accept` (`Vary: Accept`).
+    private var negotiates: Bool { configuration.autoWebP || configuration.autoAVIF }
+
     private func answer(
-        path: String, request: Request, negotiation: Negotiation
-    ) async throws(ImageServerError) -> Response {
+        path: String, request: Request, negotiation: Negotiation, into outcome: inout Outcome
+    ) async throws(ImageServerError) {
         let now = Int(Date().timeIntervalSince1970)
         let parsed = try parser.parse(path, now: now)
         let url = try policy.url(for: parsed.source)
+        outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
         let options = parsed.options
-        let format = options.format ?? (configuration.autoWebP && negotiation.acceptsWebP ? .webp : nil)
+        let format = options.format ?? negotiatedFormat(negotiation)
         let id = ResultID(
             identity: [options.cacheIdentity, parsed.source, format?.name ?? "auto"].joined(separator: "|"),
             source: parsed.source)
@@ -36,33 +57,77 @@ struct ImageResponder: Sendable {
         var headers = HTTPFields()
         headers[.eTag] = etag
         headers[.cacheControl] = "max-age=\(maxAge(options, now: now)), public"
-        if configuration.autoWebP { headers[.vary] = "Accept" }
+        if negotiates { headers[.vary] = "Accept" }
 
         if let ifNoneMatch = request.headers[.ifNoneMatch], Negotiation.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
-            return Response(status: .notModified, headers: headers)
+            outcome.cache = "not_modified"
+            outcome.response = Response(status: .notModified, headers: headers)
+            return
         }
         if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date), request.headers[.ifNoneMatch] == nil,
-            let hit = await store.cached(id),
-            hit.created.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+            let hit = await store.cached(id)?.0,
+            hit.lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         {
-            headers[.lastModified] = HTTPDate.string(hit.created)
-            return Response(status: .notModified, headers: headers)
+            headers[.lastModified] = hit.lastModifiedHeader
+            outcome.cache = "not_modified"
+            outcome.response = Response(status: .notModified, headers: headers)
+            return
         }
 
-        let result = try await withDeadline(configuration.limits.requestTimeout) {
-            () async throws(ImageServerError) -> StoredResult in
-            try await store.result(for: id) { [fetcher, processor, gate] () async throws(ImageServerError) in
-                let data = try await fetcher.fetch(url)
-                return try await gate.run { () async throws(ImageServerError) in
-                    try processor.process(data, options: options, format: format)
+        // A memory hit answers at once, without the deadline's timer task.
+        let result: StoredResult
+        let source: ResultSource
+        if let hit = store.memory.result(forKey: id.key) {
+            (result, source) = (hit, .memory)
+        } else {
+            (result, source) = try await withDeadline(configuration.limits.requestTimeout) {
+                () async throws(ImageServerError) -> (StoredResult, ResultSource) in
+                try await store.result(for: id) { () async throws(ImageServerError) in
+                    try await make(url: url, options: options, format: format)
                 }
             }
         }
+        outcome.cache = source.rawValue
         headers[.contentType] = result.format.mimeType
-        headers[.lastModified] = HTTPDate.string(result.created)
+        headers[.lastModified] = result.lastModifiedHeader
         headers[.contentDisposition] = disposition(parsed, format: result.format)
-        if request.method == .head { return Response(status: .ok, headers: headers) }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))
+        headers[.contentLength] = String(result.data.count)
+        if request.method == .head {
+            outcome.response = Response(status: .ok, headers: headers)
+            return
+        }
+        outcome.bytes = result.data.count
+        outcome.response = Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))
+    }
+
+    /// Fetches the source and processes it in a processing slot, recording each stage.
+    private func make(
+        url: URL, options: ProcessingOptions, format: ImageFormat?
+    ) async throws(ImageServerError) -> ProcessedImage {
+        let downloadStart = ContinuousClock.now
+        let source = try await fetcher.fetch(url)
+        if source.fromOrigin {
+            metrics.download.recordInterval(since: downloadStart)
+            metrics.originFetches.increment()
+            metrics.bytesIn.increment(by: source.data.count)
+        }
+        metrics.processingRuns.increment()
+        var result = try await gate.run { [processor] () throws(ImageServerError) in
+            try processor.process(source.data, options: options, format: format)
+        }
+        metrics.decode.record(seconds: result.timings.decode)
+        metrics.transform.record(seconds: result.timings.transform)
+        metrics.encode.record(seconds: result.timings.encode)
+        result.sourceLastModified = source.lastModified
+        return result
+    }
+
+    /// The format `Accept` chooses when the URL names none: AVIF (with `autoAVIF`), then WebP (with `autoWebP`).
+    private func negotiatedFormat(_ negotiation: Negotiation) -> ImageFormat? {
+        if configuration.autoAVIF && negotiation.acceptsAVIF { return .avif }
+        if configuration.autoWebP && negotiation.acceptsWebP { return .webp }
+        return nil
     }
 
     /// The TTL, shortened so the response does not outlive `expires`.

@@ -1,12 +1,15 @@
 import Foundation
 
-/// What a request's headers ask of the response: WebP, JSON errors, conditional answers.
+/// What a request's headers ask of the response: WebP or AVIF, JSON errors, conditional answers.
 struct Negotiation: Sendable {
     /// The `Accept` header, lowercased.
     let accept: String
 
     /// Whether `Accept` lists `image/webp` (with a non-zero quality).
     var acceptsWebP: Bool { lists("image/webp") }
+
+    /// Whether `Accept` lists `image/avif` (with a non-zero quality).
+    var acceptsAVIF: Bool { lists("image/avif") }
 
     /// Whether errors should be JSON: `Accept` lists `application/json`.
     var wantsJSON: Bool { lists("application/json") }

@@ -13,9 +13,21 @@ struct ResultID: Sendable, Hashable {
     init(identity: String, source: String) {
         self.identity = identity
         self.source = source
-        digest = SHA256.hash(data: Array(identity.utf8)).map { String(format: "%02x", $0) }.joined()
+        digest = Self.hex(SHA256.hash(data: Array(identity.utf8)))
     }
 
     /// The key in the node's memory and disk caches.
     var key: String { "result:" + digest }
+
+    /// Lowercase hexadecimal of a digest (`String(format:)` per byte costs microseconds on the hit path).
+    static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var characters: [UInt8] = []
+        characters.reserveCapacity(SHA256.Digest.byteCount * 2)
+        for byte in digest {
+            characters.append(digits[Int(byte >> 4)])
+            characters.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: characters, as: UTF8.self)
+    }
 }

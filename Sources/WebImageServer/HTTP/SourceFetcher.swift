@@ -8,8 +8,19 @@ import WebImageStores
 ///
 /// The only file that calls the manager's request API, so that a redesign of that API touches nothing else.
 final class SourceFetcher: Sendable {
+    /// Source bytes and what the server needs to know about them.
+    struct Source: Sendable {
+        var data: Data
+        /// Whether they came from the origin (not from a cache or the shared tier), counted once per download.
+        var fromOrigin: Bool
+        /// The origin's `Last-Modified`, when it sent one and the original is cached.
+        var lastModified: String?
+    }
+
     let manager: ImageManager
+    private let cache: any ImageCaching
     private let loaderOptions: ImageLoaderOptions
+    private let origins: OriginLoader
 
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
@@ -21,13 +32,15 @@ final class SourceFetcher: Sendable {
         options.responseValidator = .statusOnly
         options.redirectLimit = 5
         loaderOptions = options
+        self.cache = cache
         var configuration = HTTPImageLoader.Configuration()
         configuration.addressPolicy = addressPolicy
         configuration.connectTimeout = .seconds(5)
         let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).
-        let origins = ImageLoaders([http] + (s3Sources.map { [S3ImageLoader(client: $0)] } ?? []))
+        let origins = OriginLoader([http] + (s3Sources.map { [S3ImageLoader(client: $0)] } ?? []))
+        self.origins = origins
         let network: any ImageLoading = shared.map { SharedStoreLoader(upstream: origins, store: $0) } ?? origins
         manager = ImageManager(
             configuration: .init(
@@ -36,13 +49,14 @@ final class SourceFetcher: Sendable {
     }
 
     /// The source bytes at `url`, from the cache or the origin.
-    func fetch(_ url: URL) async throws(ImageServerError) -> Data {
+    func fetch(_ url: URL) async throws(ImageServerError) -> Source {
         let request = ImageRequest(
             url: url, options: [.avoidDecode, .retryFailed, .waitStoreCache], loaderOptions: loaderOptions)
         let result: ImageResult
         do { result = try await manager.image(for: request) } catch { throw Self.map(error) }
         guard let data = result.data else { throw ImageServerError(status: 404, "source is unavailable") }
-        return data
+        let metadata = await cache.query(forKey: request.cacheKey, in: .disk, decode: false)?.metadata
+        return Source(data: data, fromOrigin: origins.claim(url), lastModified: metadata?.lastModified)
     }
 
     /// Drops the cached original of `url` from memory and disk; returns whether there was one.
@@ -56,19 +70,38 @@ final class SourceFetcher: Sendable {
 
     func shutdown() async { await manager.shutdown() }
 
-    /// imgproxy's status for a failed fetch.
+    /// imgproxy's status for a failed fetch, with the kind of origin failure for the metrics.
     static func map(_ error: WebImageError) -> ImageServerError {
+        var mapped: ImageServerError
+        var failure = "unreachable"
         switch error.code {
         case .badStatus:
             let status = error.httpStatus ?? 404
-            if (400..<500).contains(status) { return ImageServerError(status: status, "source answered \(status)") }
-            if status >= 500 { return ImageServerError(status: 502, "source answered \(status)") }
-            return ImageServerError(status: 404, "source answered \(status)")
-        case .timedOut: return ImageServerError(status: 504, "source download timed out")
-        case .bodyTooLarge, .tooLarge: return ImageServerError(status: 422, "source file is too big")
-        case .forbiddenSource: return ImageServerError(status: 404, "source address is not allowed")
-        case .cancelled: return ImageServerError(status: 503, "request cancelled")
-        default: return ImageServerError(status: 404, "source is unavailable")
+            if (400..<500).contains(status) {
+                mapped = ImageServerError(status: status, "source answered \(status)")
+                failure = "status_4xx"
+            } else if status >= 500 {
+                mapped = ImageServerError(status: 502, "source answered \(status)")
+                failure = "status_5xx"
+            } else {
+                mapped = ImageServerError(status: 404, "source answered \(status)")
+                failure = "status_other"
+            }
+        case .timedOut:
+            mapped = ImageServerError(status: 504, "source download timed out")
+            failure = "timeout"
+        case .bodyTooLarge, .tooLarge:
+            mapped = ImageServerError(status: 422, "source file is too big")
+            failure = "too_large"
+        case .forbiddenSource:
+            mapped = ImageServerError(status: 404, "source address is not allowed")
+            failure = "forbidden"
+        case .cancelled:
+            mapped = ImageServerError(status: 503, "request cancelled")
+            failure = "cancelled"
+        default: mapped = ImageServerError(status: 404, "source is unavailable")
         }
+        mapped.originFailure = failure
+        return mapped
     }
 }

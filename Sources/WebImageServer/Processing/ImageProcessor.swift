@@ -9,6 +9,17 @@ struct ProcessedImage: Sendable {
     var format: ImageFormat
     /// The pixel size.
     var size: PixelSize
+    /// Seconds spent decoding, transforming and encoding, for the metrics.
+    var timings = StageTimings()
+    /// The origin's `Last-Modified`, when it sent one.
+    var sourceLastModified: String?
+}
+
+/// Seconds spent in each processing stage.
+struct StageTimings: Sendable {
+    var decode = 0.0
+    var transform = 0.0
+    var encode = 0.0
 }
 
 /// Source bytes to result bytes: header checks, decode, rotate, geometry, flatten, encode.
@@ -17,8 +28,8 @@ struct ImageProcessor: Sendable {
     let limits: ServerLimits
 
     /// The formats the server writes, and of those the ones that animate.
-    static let writable: [ImageFormat] = [.jpeg, .png, .webp]
-    static let animatable: Set<ImageFormat> = [.webp]
+    static let writable: [ImageFormat] = [.jpeg, .png, .webp, .avif, .gif]
+    static let animatable: Set<ImageFormat> = [.webp, .gif]
 
     /// Processes `data` into `format`, or, when `format` is `nil`, into the source's format if writable, else PNG
     /// for transparent images and JPEG for opaque ones.
@@ -40,8 +51,10 @@ struct ImageProcessor: Sendable {
         let decoding = DecodingOptions(
             targetSize: Self.shrinkTarget(planned), firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
             limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution))
+        let decodeStart = ContinuousClock.now
         var image: Image
         do { image = try coders.decode(data, options: decoding) } catch { throw Self.unprocessable(error) }
+        let decodeSeconds = decodeStart.secondsUntilNow
         if image.frames.count > limits.maxAnimationFrames {
             image = Image(
                 frames: Array(image.frames.prefix(limits.maxAnimationFrames)), loopCount: image.loopCount,
@@ -51,7 +64,9 @@ struct ImageProcessor: Sendable {
         guard coders.canEncode(format) else {
             throw ImageServerError(status: 422, "the \(format.name) format cannot be written")
         }
-        return try render(image, options: options, format: format, planned: planned)
+        var result = try render(image, options: options, format: format, planned: planned)
+        result.timings.decode = decodeSeconds
+        return result
     }
 
     /// The geometry from the header's size: upright when auto-rotating, then turned by `rotate`.
@@ -75,6 +90,7 @@ struct ImageProcessor: Sendable {
     private func render(
         _ source: Image, options: ProcessingOptions, format: ImageFormat, planned: ResultGeometry
     ) throws(ImageServerError) -> ProcessedImage {
+        let transformStart = ContinuousClock.now
         var image = source
         if options.rotate != 0 {
             let rotate = Rotate(degrees: Double(options.rotate))
@@ -100,10 +116,13 @@ struct ImageProcessor: Sendable {
         }
         let quality = options.formatQuality[format] ?? (options.quality > 0 ? options.quality : 80)
         let result = image
+        var timings = StageTimings(transform: transformStart.secondsUntilNow)
+        let encodeStart = ContinuousClock.now
         let data = try Self.library { () throws(WebImageError) in
             try coders.encode(result, as: format, options: EncodingOptions(quality: quality))
         }
-        return ProcessedImage(data: data, format: format, size: image.size)
+        timings.encode = encodeStart.secondsUntilNow
+        return ProcessedImage(data: data, format: format, size: image.size, timings: timings)
     }
 
     /// Runs library work, turning its error into a 422.
@@ -129,5 +148,13 @@ struct ImageProcessor: Sendable {
         case .unsupportedFormat: ImageServerError(status: 422, "source image format is not supported")
         default: ImageServerError(status: 422, "source image cannot be processed")
         }
+    }
+}
+
+extension ContinuousClock.Instant {
+    /// Seconds from this instant to now.
+    var secondsUntilNow: Double {
+        let elapsed = (ContinuousClock.now - self).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 }

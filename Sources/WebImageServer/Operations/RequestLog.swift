@@ -1,0 +1,23 @@
+import Hummingbird
+import Logging
+
+/// One structured log line per image request: method, status, duration, cache result, source host, bytes.
+///
+/// Never the path: a signed URL is a credential for its image, and the source URL may carry tokens in its query.
+struct RequestLog: Sendable {
+    let logger: Logger
+
+    func record(_ outcome: ImageResponder.Outcome, method: HTTPRequest.Method, seconds: Double) {
+        let milliseconds = seconds.isFinite ? (seconds * 1000 * 10).rounded() / 10 : 0
+        logger.info(
+            "request",
+            metadata: [
+                "method": "\(method.rawValue)",
+                "status": "\(outcome.response.status.code)",
+                "duration_ms": "\(milliseconds)",
+                "cache": "\(outcome.cache)",
+                "source_host": "\(outcome.sourceHost)",
+                "bytes": "\(outcome.bytes)",
+            ])
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import WebImageTesting
+
+/// `webimage serve` as a real process: configuration errors at start, graceful shutdown on SIGTERM.
+@Suite("Server: webimage serve start-up and shutdown", .timeLimit(.minutes(1)))
+struct ServeLifecycleTests {
+    /// Runs the binary with `arguments` to its end; its status and standard error.
+    static func run(_ arguments: [String]) throws -> (status: Int32, error: String) {
+        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0", "--no-cache"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let data = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Runs blocking `body` on a Dispatch thread, leaving Swift's cooperative threads free.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: body()) }
+        }
+    }
+
+    @Test(arguments: [
+        (["--key", "zz", "--salt", "00"], "hexadecimal"), (["--key", "00"], "--salt"),
+        (["--preset", "bad=w:x"], "width"), (["--timeout", "nan"], "--timeout"),
+        (["--no-such-flag"], "no-such-flag"), (["--presets-file", "/nonexistent/presets.txt"], "--presets-file"),
+        (["--workers", "0"], "--workers"),
+    ])
+    func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) throws {
+        let (status, error) = try Self.run(arguments)
+        #expect(status == 64, "\(arguments): \(error)")
+        #expect(error.contains(mentions), "\(error)")
+    }
+
+    @Test func sigtermFinishesTheRequestInFlightFlushesTheCacheAndExits0() async throws {
+        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
+        let origin = TestImageServer()
+        try await origin.start()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wis-term-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [
+            "serve", "--port", "0", "--cache-dir", cache.path, "--allow-loopback-sources", "--shutdown-timeout", "20",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let port = try #require(Int(text.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(text)")
+        let base = "http://127.0.0.1:\(port)"
+
+        // A request whose source the origin holds back until the gate opens.
+        let source = origin.url("/fixtures/corpus/images/gen_alpha.png").absoluteString + "?gate=term"
+        let encoded = try #require(source.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = [
+            "--silent", "-o", "/dev/null", "-w", "%{http_code}", base + "/insecure/w:20/plain/" + encoded,
+        ]
+        let curlOutput = Pipe()
+        curl.standardOutput = curlOutput
+        try curl.run()
+        await origin.waitForRequests("/fixtures/corpus/images/gen_alpha.png")
+
+        kill(process.processIdentifier, SIGTERM)
+        // New connections are refused once the server has stopped accepting.
+        var refused = false
+        for _ in 0..<300 where !refused {
+            refused = await Self.offPool {
+                (try? ServeCommandTests.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/health"])) == "000"
+            }
+            if !refused { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(refused, "the server still accepts connections after SIGTERM")
+        #expect(process.isRunning, "the server waits for the request in flight")
+        origin.openGate("term")
+        // Blocking reads wait on a Dispatch thread: the origin's gate runs on Swift's cooperative pool (2 threads here).
+        let status = await Self.offPool {
+            let data = curlOutput.fileHandleForReading.readDataToEndOfFile()
+            curl.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(status == "200")
+        await Self.offPool { process.waitUntilExit() }
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let entries = try FileManager.default.subpathsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix(".") }
+        #expect(entries.count >= 2, "the original and the result are on disk: \(entries)")
+        try await origin.shutdown()
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+import WebImage
+import WebImageServer
+
+/// `/metrics`, the request log, HEAD's Content-Length, the origin's Last-Modified, AVIF and GIF results.
+@Suite("Server: metrics, logs and the issue 18 leftovers")
+struct ServerOperationsTests {
+    @Test func metricsCountRequestsStagesBytesAndOriginErrors() async throws {
+        try await ServerHarness.run { harness in
+            let url = harness.url("w:50", "/geometry.png")
+            let miss = try await harness.get(url)
+            #expect(miss.status == .ok)
+            #expect(try await harness.get(url).status == .ok)
+            #expect(try await harness.get(harness.url("w:50", "/status/404")).status.code == 404)
+            #expect(try await harness.get(harness.url("w:50", "/status/500")).status.code == 502)
+            let response = try await harness.get("/metrics")
+            #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
+            let metrics = MetricsText(String(buffer: response.body))
+            #expect(metrics.value("webimage_requests_total", ["status": "200", "cache": "miss"]) == 1)
+            #expect(metrics.value("webimage_requests_total", ["status": "200", "cache": "memory"]) == 1)
+            #expect(metrics.value("webimage_requests_total", ["status": "502"]) == 1)
+            #expect(metrics.value("webimage_origin_fetches_total") == 1)
+            #expect(metrics.value("webimage_processing_runs_total") == 1)
+            #expect(metrics.value("webimage_origin_errors_total", ["kind": "status_4xx"]) == 1)
+            #expect(metrics.value("webimage_origin_errors_total", ["kind": "status_5xx"]) == 1)
+            for stage in ["queue_wait", "download", "decode", "transform", "encode"] {
+                #expect(metrics.value("webimage_stage_duration_seconds_count", ["stage": stage]) == 1, "\(stage)")
+            }
+            #expect(metrics.value("webimage_processing_queue_depth") == 0)
+            #expect(metrics.value("webimage_processing_in_flight") == 0)
+            #expect((metrics.value("webimage_bytes_in_total") ?? 0) > 0)
+            #expect(metrics.value("webimage_bytes_out_total") == Double(miss.body.readableBytes * 2))
+        }
+    }
+
+    @Test func oneLogLinePerRequestWithoutPathsOrSecrets() async throws {
+        let capture = LogCapture()
+        let signer = try #require(URLSigner(hexKey: "0011", hexSalt: "2233"))
+        let logger = capture.logger
+        try await ServerHarness.run(configure: {
+            $0.logger = logger
+            $0.signer = signer
+        }) { (harness: ServerHarness) async throws in
+            let source = harness.source("/geometry.png?token=secret123")
+            let path = "/w:10/plain/" + (source.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
+            let signature = signer.signature(for: path)
+            #expect(try await harness.get("/" + signature + path).status == .ok)
+            #expect(try await harness.get("/bad" + path).status.code == 403)
+            let lines = capture.lines.withLockedValue { $0 }.filter { $0.hasPrefix("info request") }
+            #expect(lines.count == 2, "\(lines)")
+            #expect(lines.first?.contains("status=200") == true)
+            #expect(lines.first?.contains("cache=miss") == true)
+            #expect(lines.first?.contains("source_host=127.0.0.1") == true)
+            #expect(lines.last?.contains("status=403") == true)
+            for line in capture.lines.withLockedValue({ $0 }) where !line.hasPrefix("debug") && !line.hasPrefix("trace")
+            {
+                #expect(
+                    !line.contains(signature) && !line.contains("secret123") && !line.contains("geometry"), "\(line)")
+            }
+        }
+    }
+
+    @Test func headCarriesContentLengthAndNoBody() async throws {
+        try await ServerHarness.run { harness in
+            let url = harness.url("w:50", "/geometry.png")
+            let get = try await harness.get(url)
+            let head = try await harness.get(url, method: .head)
+            #expect(head.status == .ok)
+            #expect(head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == String(get.body.readableBytes))
+            #expect(get.headers[.contentLength] == String(get.body.readableBytes))
+        }
+    }
+
+    @Test func lastModifiedIsTheOriginsAndAnswersIfModifiedSince() async throws {
+        try await ServerHarness.run { harness in
+            let url = harness.url("w:50", "/geometry.png")
+            let response = try await harness.get(url)
+            #expect(response.headers[.lastModified] == "Wed, 21 Oct 2015 07:28:00 GMT")
+            let again = try await harness.get(url, headers: [.ifModifiedSince: "Wed, 21 Oct 2015 07:28:00 GMT"])
+            #expect(again.status == .notModified)
+            let older = try await harness.get(url, headers: [.ifModifiedSince: "Tue, 20 Oct 2015 07:28:00 GMT"])
+            #expect(older.status == .ok)
+        }
+    }
+
+    @Test func avifAndGIFResultsAndAnimatedGIFStaysAnimated() async throws {
+        try await ServerHarness.run(configure: { $0.autoAVIF = true }) { harness in
+            let avif = try await harness.get(harness.url("w:50", "/geometry.png", ext: "avif"))
+            #expect(avif.headers[.contentType] == "image/avif")
+            #expect(try ServerHarness.image(avif).size == PixelSize(width: 50, height: 25))
+            let gif = try await harness.get(harness.url("w:20", "/anim.webp", ext: "gif"))
+            #expect(gif.headers[.contentType] == "image/gif")
+            let frames = try ServerHarness.image(gif)
+            #expect(frames.frames.count == 5)
+            #expect(frames.size == PixelSize(width: 20, height: 10))
+            let negotiated = try await harness.get(
+                harness.url("w:50", "/geometry.png"), headers: [.accept: "image/avif,image/webp,*/*"])
+            #expect(negotiated.headers[.contentType] == "image/avif")
+            #expect(negotiated.headers[.vary] == "Accept")
+            let webp = try await harness.get(harness.url("w:50", "/geometry.png"), headers: [.accept: "image/webp"])
+            #expect(webp.headers[.contentType] == "image/webp")
+        }
+    }
+}

@@ -2,7 +2,9 @@
 # Formats benchmark, printed as Markdown for docs/benchmarks.md:
 #   1. AVIF and HEIC decoding against libavif's and libheif's own tools (avifdec, heif-convert);
 #   2. AVIF encoding at each encoder speed (size and time), against avifenc at the same settings;
-#   3. what ICC colour conversion adds to a JPEG decode (Display P3 and sRGB-tagged against untagged).
+#   3. what ICC colour conversion adds to a JPEG decode (Display P3 and sRGB-tagged against untagged), full size
+#      and in a 720x720 thumbnail converted at decode or after the resize (webimage-bench colour);
+#   4. libvips side by side (vips copy, vips icc_transform), as processes with start-up subtracted.
 #   Benchmarks/formats.sh [BENCH_DIR]      (default ../shared/bench; its JPEGs are the inputs)
 # Ours are in-process medians (webimage-bench). The tools run as processes: their time is the median of 9 runs
 # minus the median of 9 runs on a 16x16 file of the same format (process start, library and codec set-up), and
@@ -10,8 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCH_DIR=${1:-../shared/bench}
-command -v avifdec >/dev/null && command -v heif-convert >/dev/null && command -v convert >/dev/null || {
-    apt-get update -qq && apt-get install -y -qq libavif-bin libheif-examples imagemagick colord-data >/dev/null; }
+command -v avifdec >/dev/null && command -v heif-convert >/dev/null && command -v convert >/dev/null \
+    && command -v vips >/dev/null || {
+    apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=600 libavif-bin libheif-examples imagemagick \
+        colord-data libvips-tools >/dev/null; }
 swift build -c release --scratch-path .build-release --product webimage-bench >/dev/null
 BIN=.build-release/release
 work=$(mktemp -d)
@@ -80,15 +84,42 @@ done
 echo
 echo "### Colour conversion in a JPEG decode"
 echo
-echo "| file | untagged ms | sRGB profile ms | sRGB/untagged | Display P3 ms | P3/untagged |"
-echo "|---|---|---|---|---|---|"
+echo "Full size (converted at decode), and a 720x720 thumbnail (shrink-on-load decode, Lanczos3 resize) converted"
+echo "at decode or after the resize (decode with keepsColorProfile, resize, convertedToSRGB)."
+echo
+echo "| file | untagged ms | sRGB profile ms | sRGB/untagged | Display P3 ms | P3/untagged | thumbnail untagged ms | P3 converted at decode ms | /untagged | P3 converted after resize ms | /untagged |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
     name=$(basename "$file"); name=${name%.*}
     convert "$file" -strip -quality 90 "$work/$name-plain.jpg"
     convert "$file" -strip -profile "$srgb" -quality 90 "$work/$name-srgb.jpg"
     convert "$file" -strip -profile "$srgb" -profile "$p3" -quality 90 "$work/$name-p3.jpg"
-    plain=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-plain.jpg" | tail -1)")
-    tagged=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-srgb.jpg" | tail -1)")
-    wide=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-p3.jpg" | tail -1)")
-    echo "| $name.jpg | $plain | $tagged | $(ratio "$tagged" "$plain") | $wide | $(ratio "$wide" "$plain") |"
+    plain=$($BIN/webimage-bench colour "$work/$name-plain.jpg" --size 720x720 | tail -1)
+    tagged=$(field full_ms "$($BIN/webimage-bench colour "$work/$name-srgb.jpg" --size 720x720 | tail -1)")
+    wide=$($BIN/webimage-bench colour "$work/$name-p3.jpg" --size 720x720 | tail -1)
+    base=$(field full_ms "$plain"); thumb=$(field thumbnail_converted_at_decode_ms "$plain")
+    at_decode=$(field thumbnail_converted_at_decode_ms "$wide"); after=$(field thumbnail_converted_after_resize_ms "$wide")
+    echo "| $name.jpg | $base | $tagged | $(ratio "$tagged" "$base") | $(field full_ms "$wide") | $(ratio "$(field full_ms "$wide")" "$base") | $thumb | $at_decode | $(ratio "$at_decode" "$thumb") | $after | $(ratio "$after" "$thumb") |"
+done
+
+echo
+echo "### libvips side by side (vips as a process, start-up subtracted, writing its own .v format)"
+echo
+echo "| file | operation | ours ms | vips command | vips ms (start-up subtracted) | ours/vips |"
+echo "|---|---|---|---|---|---|"
+convert -size 16x16 xc:gray "$work/tiny.jpg"
+vips_start=$(runs vips copy "$work/tiny.jpg" "$work/out.v")
+for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
+    name=$(basename "$file"); name=${name%.*}
+    for format in avif heic; do
+        ours=$(field median_ms "$($BIN/webimage-bench decode "$work/$name.$format" | tail -1)")
+        net=$(python3 -c "print('%.3f' % ($(runs vips copy "$work/$name.$format" "$work/out.v") - $vips_start))")
+        echo "| $name.$format | decode | $ours | vips copy | $net | $(ratio "$ours" "$net") |"
+    done
+    ours=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-plain.jpg" | tail -1)")
+    net=$(python3 -c "print('%.3f' % ($(runs vips copy "$work/$name-plain.jpg" "$work/out.v") - $vips_start))")
+    echo "| $name.jpg | decode | $ours | vips copy | $net | $(ratio "$ours" "$net") |"
+    ours=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-p3.jpg" | tail -1)")
+    net=$(python3 -c "print('%.3f' % ($(runs vips icc_transform "$work/$name-p3.jpg" "$work/out.v" srgb) - $vips_start))")
+    echo "| $name-p3.jpg | decode to sRGB | $ours | vips icc_transform srgb | $net | $(ratio "$ours" "$net") |"
 done

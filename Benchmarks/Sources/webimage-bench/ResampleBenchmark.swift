@@ -44,7 +44,8 @@ enum ResampleBenchmark {
                 + "encode \(String(format: "%.2f", encode.median)) ms")
     }
 
-    private static func parse(_ arguments: [String]) throws -> (String, PixelSize) {
+    /// The file and `--size WxH` of a resampling benchmark's arguments.
+    static func parse(_ arguments: [String]) throws -> (String, PixelSize) {
         guard let file = arguments.first, let text = option("size", in: arguments) else {
             throw WebImageError(.invalidArgument, "usage: webimage-bench resample FILE --size WxH")
         }

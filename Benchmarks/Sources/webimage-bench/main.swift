@@ -6,6 +6,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "encode": EncodeBenchmark.run,
     "resample": ResampleBenchmark.run,
     "stages": ResampleBenchmark.stages,
+    "colour": ColourBenchmark.run,
     "loader": LoaderBenchmarks.main,
     "cache": { _ in try await CacheBenchmarks.run() },
     "manager": ManagerBenchmark.run,

@@ -28,11 +28,15 @@ struct APNGDecoder {
         guard !frames.isEmpty else { throw WebImageError(.corruptData, "APNG declares frames but has none") }
         var canvas = AnimationCanvas(width: header.width, height: header.height)
         var output: [ImageFrame] = []
+        var keptProfile: Data?
         for (index, frame) in frames.enumerated() {
             guard let region = canvas.clip(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
                 region.x == frame.x, region.y == frame.y, region.width == frame.width, region.height == frame.height
             else { throw WebImageError(.corruptData, "APNG frame \(index) lies outside the canvas") }
-            let (pixels, _, _) = try PNGCoder.decodeStill(standalonePNG(for: frame), limits: options.limits)
+            // Each stand-alone PNG carries the file's colour chunks (iCCP, sRGB, gAMA, cHRM), so frames convert.
+            let (pixels, _, profile) = try PNGCoder.decodeStill(
+                standalonePNG(for: frame), limits: options.limits, colorOptions: options)
+            keptProfile = keptProfile ?? profile
             let saved = frame.dispose == 2 ? canvas.snapshot() : nil
             pixels.bytes.withUnsafeBufferPointer {
                 canvas.draw($0, sourceWidth: frame.width, x: frame.x, y: frame.y, blend: frame.blend == 1)
@@ -44,7 +48,7 @@ struct APNGDecoder {
                 canvas.restore(saved)
             }
         }
-        return Image(frames: output, loopCount: control.playCount, format: .png)
+        return Image(frames: output, loopCount: control.playCount, format: .png, colorProfile: keptProfile)
     }
 
     /// The frames in order: each `fcTL` with the `IDAT` (default image) or `fdAT` chunks that follow it.

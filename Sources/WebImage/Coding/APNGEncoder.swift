@@ -5,7 +5,8 @@ import Foundation
 /// milliseconds, no disposal, source blending) and its data, `IDAT` for the first frame and `fdAT` for the others.
 ///
 /// libspng writes only still PNGs, so the chunks are assembled here; rows are Paeth-filtered and compressed with
-/// zlib. Truecolour with alpha, or without when every frame is opaque; an ICC profile goes in `iCCP` when asked.
+/// zlib. Truecolour with alpha, or without when every frame is opaque; an ICC profile goes in `iCCP` and EXIF in
+/// `eXIf` when asked.
 enum APNGEncoder {
     static func encode(_ image: Image, options: EncodingOptions) throws(WebImageError) -> Data {
         let color = EncodingColor(image, options: options)
@@ -20,6 +21,7 @@ enum APNGEncoder {
         if let profile = color.profile {
             append("iCCP", Array("ICC Profile".utf8) + [0, 0] + (try compress(Array(profile))), to: &png)
         }
+        if let exif = color.exif { append("eXIf", Array(exif), to: &png) }
         append(
             "acTL", bigEndian(color.frames.count) + bigEndian(min(max(image.loopCount, 0), Int(Int32.max))), to: &png)
         var sequence = 0

@@ -20,7 +20,12 @@ enum AVIFEncoder {
         let flags = single ? avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue) : 0
         for frame in color.frames {
             let status = try withAVIFImage(frame.pixels, opaque: image.isOpaque, profile: color.profile) { avif in
-                avifEncoderAddImage(encoder, avif, milliseconds(frame.duration), flags)
+                if let exif = color.exif {
+                    exif.withUnsafeBytes {
+                        avifImageSetMetadataExif(avif, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+                    }
+                }
+                return avifEncoderAddImage(encoder, avif, milliseconds(frame.duration), flags)
             }
             try check(status)
         }

@@ -6,8 +6,11 @@ import Foundation
 /// handful of profiles (sRGB, Display P3, Adobe RGB), so each is built once. Profiles that lcms2 finds equivalent to
 /// sRGB are cached as "no transform", so their images skip colour conversion entirely.
 enum ColorTransforms {
+    /// The profile is kept as an array, not as `Data`: `Data` stores its buffer's address with enum tag bits in the
+    /// pointer's spare high bits, which LeakSanitizer does not recognise as a reference, so profiles held by this
+    /// global were reported as leaked at exit. An array holds a plain reference, and the cache stays reachable.
     private struct Key: Hashable {
-        let profile: Data
+        let profile: [UInt8]
         let source: ColorSource
     }
 
@@ -18,7 +21,7 @@ enum ColorTransforms {
     /// The transform from `profile` to sRGB for `source` pixels; `nil` when there is nothing to do (RGB profiles
     /// equivalent to sRGB) or nothing that can be done (a profile lcms2 rejects: browsers ignore those too).
     static func transform(for profile: Data, source: ColorSource) -> ColorTransform? {
-        let key = Key(profile: profile, source: source)
+        let key = Key(profile: Array(profile), source: source)
         if let cached = cache.withLock({ $0[key] }) { return cached }
         var made = ColorTransform(profile: profile, source: source)
         if let transform = made, transform.isIdentity { made = nil }

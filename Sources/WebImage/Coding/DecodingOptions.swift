@@ -17,17 +17,25 @@ public struct DecodingOptions: Sendable, Hashable {
     ///
     /// CMYK images are converted to RGB through their profile either way.
     public var keepsColorProfile: Bool
+    /// Keep the source's EXIF block on the image (``Image/exif``), for encoders asked to embed it. Default: `false`.
+    public var keepsMetadata: Bool
+    /// Convert PNGs that describe their colours only with `gAMA` and `cHRM` (no `iCCP`, no `sRGB`) to sRGB, as
+    /// browsers do. Default: `false`, as libpng, libvips and so imgproxy do: such samples are taken for sRGB.
+    public var appliesPNGGamma: Bool
 
     /// Creates options; by default a full-size decode of every frame, upright, with the default limits.
     public init(
         targetSize: PixelSize? = nil, firstFrameOnly: Bool = false, appliesOrientation: Bool = true,
-        limits: DecodingLimits = .default, keepsColorProfile: Bool = false
+        limits: DecodingLimits = .default, keepsColorProfile: Bool = false,
+        keepsMetadata: Bool = false, appliesPNGGamma: Bool = false
     ) {
         self.targetSize = targetSize
         self.firstFrameOnly = firstFrameOnly
         self.appliesOrientation = appliesOrientation
         self.limits = limits
         self.keepsColorProfile = keepsColorProfile
+        self.keepsMetadata = keepsMetadata
+        self.appliesPNGGamma = appliesPNGGamma
     }
 
     /// Full-size decode of every frame with the default limits, converted to sRGB.

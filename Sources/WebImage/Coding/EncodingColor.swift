@@ -1,16 +1,19 @@
 import Foundation
 
-/// The colours an encoder writes: the image's pixels and profile as they are when the options embed the profile,
-/// otherwise sRGB pixels and no profile.
+/// The colours and metadata an encoder writes: the image's pixels and profile as they are when the options embed the
+/// profile, otherwise sRGB pixels and no profile; the image's EXIF block when the options embed metadata.
 struct EncodingColor {
     /// The frames to encode.
     let frames: [ImageFrame]
     /// The ICC profile to embed, if any.
     let profile: Data?
+    /// The EXIF block to embed, if any.
+    let exif: Data?
 
     /// Prepares `image` (all frames, or the first when `options` ask for it) for an encoder.
     init(_ image: Image, options: EncodingOptions) {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
+        exif = options.embedsMetadata ? image.exif.flatMap { $0.isEmpty ? nil : $0 } : nil
         guard let profile = image.colorProfile, !profile.isEmpty else {
             (self.frames, self.profile) = (frames, nil)
             return

@@ -12,17 +12,21 @@ public struct EncodingOptions: Sendable, Hashable {
     /// Embed the image's ICC profile (``Image/colorProfile``) and keep its pixels as they are. Default: `false`,
     /// which converts such pixels to sRGB and writes no profile (the smallest files; sRGB is what browsers assume).
     public var embedsColorProfile: Bool
+    /// Write the image's EXIF block (``Image/exif``): JPEG `APP1`, PNG `eXIf`, WebP `EXIF`, AVIF `Exif` item.
+    /// Default: `false`, which strips it (imgproxy's `strip_metadata`, on by default). GIF has no place for it.
+    public var embedsMetadata: Bool
 
     /// Creates options.
     public init(
         quality: Int = 80, lossless: Bool = false, firstFrameOnly: Bool = false, speed: Int? = nil,
-        embedsColorProfile: Bool = false
+        embedsColorProfile: Bool = false, embedsMetadata: Bool = false
     ) {
         self.quality = quality
         self.lossless = lossless
         self.firstFrameOnly = firstFrameOnly
         self.speed = speed
         self.embedsColorProfile = embedsColorProfile
+        self.embedsMetadata = embedsMetadata
     }
 
     /// Quality 80, lossy where the format allows, every frame, sRGB without a profile.

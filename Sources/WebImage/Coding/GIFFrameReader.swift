@@ -1,4 +1,5 @@
 import CGIF
+import Foundation
 
 /// Walks a GIF's records, decoding each frame onto an ``AnimationCanvas``.
 struct GIFFrameReader {
@@ -12,6 +13,8 @@ struct GIFFrameReader {
     private var disposal = 0
     private var delay = 0
     private var transparentIndex: Int?
+    /// The `ICCRGBG1012` application extension's profile, applied to every palette (or kept, as asked).
+    private var color: ColorHandling?
 
     init(file: UnsafeMutablePointer<GifFileType>, options: DecodingOptions) {
         self.file = file
@@ -45,7 +48,9 @@ struct GIFFrameReader {
             }
         }
         guard !frames.isEmpty else { throw WebImageError(.corruptData, "the GIF has no image") }
-        return Image(frames: frames, loopCount: frames.count > 1 ? loopCount : 0, format: .gif)
+        return Image(
+            frames: frames, loopCount: frames.count > 1 ? loopCount : 0, format: .gif,
+            colorProfile: color?.keptProfile)
     }
 
     private mutating func readFrame() throws(WebImageError) {
@@ -60,7 +65,9 @@ struct GIFFrameReader {
         guard let colorMap = descriptor.ColorMap ?? file.pointee.SColorMap else {
             throw WebImageError(.corruptData, "a GIF frame has no colour table")
         }
-        let palette = Self.palette(colorMap.pointee)
+        var palette = Self.palette(colorMap.pointee)
+        // A profile describes the palette's colours: converting the 256 entries converts every pixel.
+        if let color { palette.withUnsafeMutableBytes { color.apply($0.bindMemory(to: UInt8.self)) } }
         let saved = disposal == 3 ? canvas!.snapshot() : nil
         var line = [GifPixelType](repeating: 0, count: width)
         let (left, top) = (Int(descriptor.Left), Int(descriptor.Top))
@@ -91,6 +98,7 @@ struct GIFFrameReader {
             throw GIFFile.error(file.pointee.Error, "cannot read a GIF extension")
         }
         var isNetscape = false
+        var profile: [UInt8]?
         if let first = block {
             if code == GRAPHICS_EXT_FUNC_CODE, first[0] >= 4 {
                 disposal = Int(first[1] >> 2) & 7
@@ -99,6 +107,7 @@ struct GIFFrameReader {
             } else if code == APPLICATION_EXT_FUNC_CODE, first[0] == 11 {
                 let name = String(decoding: UnsafeBufferPointer(start: first + 1, count: 11), as: UTF8.self)
                 isNetscape = name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
+                if name == "ICCRGBG1012", color == nil { profile = [] }
             }
         }
         while block != nil {
@@ -108,7 +117,11 @@ struct GIFFrameReader {
             if isNetscape, let next = block, next[0] >= 3, next[1] == 1 {
                 loopCount = Int(next[2]) | Int(next[3]) << 8
             }
+            if let next = block, let count = profile?.count, count + Int(next[0]) <= ICCProfileReader.maxSize {
+                profile?.append(contentsOf: UnsafeBufferPointer(start: next + 1, count: Int(next[0])))
+            }
         }
+        if let profile, !profile.isEmpty { color = ColorHandling(profile: Data(profile), options: options) }
     }
 
     /// All 256 palette entries as RGBA packed in memory order; indices past the table are opaque black.

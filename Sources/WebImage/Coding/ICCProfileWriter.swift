@@ -1,13 +1,14 @@
 import CWebP
 import Foundation
 
-/// Embeds an ICC profile into encoded bytes, for encoders whose library does not take one.
+/// Embeds an ICC profile (and, for ``EXIFMetadata``, other chunks and segments) into encoded bytes, for encoders
+/// whose library does not take them.
 enum ICCProfileWriter {
     /// `jpeg` with `profile` in `APP2` `ICC_PROFILE` segments (65,519 bytes each) right after `SOI` and any `APP0`.
     static func jpeg(_ jpeg: Data, profile: Data) throws(WebImageError) -> Data {
         let chunkSize = 65_519
         let count = (profile.count + chunkSize - 1) / chunkSize
-        guard count >= 1, count <= 255, jpeg.count >= 4 else {
+        guard count >= 1, count <= 255 else {
             throw WebImageError(.encodingFailed, "an ICC profile of \(profile.count) bytes does not fit a JPEG")
         }
         var segments = Data()
@@ -18,35 +19,49 @@ enum ICCProfileWriter {
             segments.append(contentsOf: Array("ICC_PROFILE".utf8) + [0, UInt8(index + 1), UInt8(count)])
             segments.append(part)
         }
+        return try insertingJPEGSegments(segments, into: jpeg)
+    }
+
+    /// `jpeg` with `segments` (whole marker segments) right after `SOI` and any `APP0`.
+    static func insertingJPEGSegments(_ segments: Data, into jpeg: Data) throws(WebImageError) -> Data {
         let start = jpeg.startIndex
         var insertAt = start + 2
         if jpeg.count >= 6, jpeg[start + 2] == 0xFF, jpeg[start + 3] == 0xE0 {
             insertAt += 2 + (Int(jpeg[start + 4]) << 8 | Int(jpeg[start + 5]))
         }
-        guard insertAt <= jpeg.endIndex else { throw WebImageError(.encodingFailed, "unexpected JPEG layout") }
+        guard jpeg.count >= 4, insertAt <= jpeg.endIndex else {
+            throw WebImageError(.encodingFailed, "unexpected JPEG layout")
+        }
         var output = Data(jpeg[start..<insertAt])
         output.append(segments)
         output.append(jpeg[insertAt...])
         return output
     }
 
-    /// `webp` (still or animated) with `profile` as its `ICCP` chunk, by libwebpmux.
-    static func webp(_ webp: Data, profile: Data) throws(WebImageError) -> Data {
+    /// `webp` (still or animated) with `chunks` (`ICCP` for a profile, `EXIF`), set by libwebpmux.
+    static func webp(_ webp: Data, chunks: [(fourCC: String, payload: Data)]) throws(WebImageError) -> Data {
         try webp.withImageBytes { bytes throws(WebImageError) in
-            try profile.withImageBytes { icc throws(WebImageError) in
-                var input = WebPData(bytes: bytes.bindMemory(to: UInt8.self).baseAddress, size: bytes.count)
-                guard let mux = WebPMuxCreate(&input, 0) else {
-                    throw WebImageError(.encodingFailed, "libwebpmux cannot read the encoded WebP")
-                }
-                defer { WebPMuxDelete(mux) }
-                var chunk = WebPData(bytes: icc.bindMemory(to: UInt8.self).baseAddress, size: icc.count)
-                var output = WebPData()
-                guard WebPMuxSetChunk(mux, "ICCP", &chunk, 0) == WEBP_MUX_OK,
-                    WebPMuxAssemble(mux, &output) == WEBP_MUX_OK
-                else { throw WebImageError(.encodingFailed, "libwebpmux cannot add the ICC profile") }
-                defer { WebPDataClear(&output) }
-                return Data(bytes: output.bytes, count: output.size)
+            var input = WebPData(bytes: bytes.bindMemory(to: UInt8.self).baseAddress, size: bytes.count)
+            guard let mux = WebPMuxCreate(&input, 0) else {
+                throw WebImageError(.encodingFailed, "libwebpmux cannot read the encoded WebP")
             }
+            defer { WebPMuxDelete(mux) }
+            for (fourCC, payload) in chunks {
+                try payload.withImageBytes { chunkBytes throws(WebImageError) in
+                    var chunk = WebPData(
+                        bytes: chunkBytes.bindMemory(to: UInt8.self).baseAddress, size: chunkBytes.count)
+                    // copy_data 1: libwebpmux keeps its own copy, as the bytes are only borrowed here.
+                    guard WebPMuxSetChunk(mux, fourCC, &chunk, 1) == WEBP_MUX_OK else {
+                        throw WebImageError(.encodingFailed, "libwebpmux cannot add the \(fourCC) chunk")
+                    }
+                }
+            }
+            var output = WebPData()
+            guard WebPMuxAssemble(mux, &output) == WEBP_MUX_OK else {
+                throw WebImageError(.encodingFailed, "libwebpmux cannot assemble the WebP")
+            }
+            defer { WebPDataClear(&output) }
+            return Data(bytes: output.bytes, count: output.size)
         }
     }
 }

@@ -56,9 +56,10 @@ public struct JPEGCoder: ImageCoding {
         guard status == 0, let output else {
             throw WebImageError(.encodingFailed, "JPEG encoding failed: \(String(cString: tjGetErrorStr2(handle)))")
         }
-        let data = Data(bytes: output, count: Int(size))
-        guard let profile = color.profile else { return data }
-        return try ICCProfileWriter.jpeg(data, profile: profile)
+        var data = Data(bytes: output, count: Int(size))
+        if let profile = color.profile { data = try ICCProfileWriter.jpeg(data, profile: profile) }
+        if let exif = color.exif { data = try EXIFMetadata.jpeg(data, exif: exif) }
+        return data
     }
 
     private func decode(
@@ -110,7 +111,8 @@ public struct JPEGCoder: ImageCoding {
         pixels = pixels.oriented(from: orientation)
         return Image(
             frames: [ImageFrame(pixels: pixels)], format: .jpeg, sourceOrientation: orientation, isOpaque: true,
-            colorProfile: color.keptProfile)
+            colorProfile: color.keptProfile,
+            exif: EXIFMetadata.kept(EXIFReader.jpegEXIF(bytes), options: options))
     }
 }
 

@@ -34,7 +34,10 @@ public struct PNGCoder: ImageCoding {
         let orientation = options.appliesOrientation ? exif : .up
         return Image(
             frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .png,
-            sourceOrientation: orientation, colorProfile: profile)
+            sourceOrientation: orientation, colorProfile: profile,
+            exif: chunks.exif.flatMap { block in
+                block.withUnsafeBytes { EXIFMetadata.kept($0, options: options) }
+            })
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
@@ -61,15 +64,22 @@ public struct PNGCoder: ImageCoding {
             withUnsafeMutableBytes(of: &iccp.profile_name) { $0.copyBytes(from: "ICC Profile".utf8) }
             iccp.profile_len = profile.count
         }
+        var exifBytes = color.exif.map { $0.map { CChar(bitPattern: $0) } } ?? []
         var status = samples.withUnsafeBytes { bytes in
             profile.withUnsafeMutableBufferPointer { icc in
                 if icc.count > 0 {
                     iccp.profile = icc.baseAddress
                     spng_set_iccp(context, &iccp)
                 }
-                return spng_encode_image(
-                    context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue),
-                    Int32(SPNG_ENCODE_FINALIZE.rawValue))
+                return exifBytes.withUnsafeMutableBufferPointer { block in
+                    if block.count > 0 {
+                        var exif = spng_exif(length: block.count, data: block.baseAddress)
+                        spng_set_exif(context, &exif)
+                    }
+                    return spng_encode_image(
+                        context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue),
+                        Int32(SPNG_ENCODE_FINALIZE.rawValue))
+                }
             }
         }
         var length = 0
@@ -84,7 +94,8 @@ public struct PNGCoder: ImageCoding {
     /// profile when `colorOptions` keep it.
     ///
     /// With `colorOptions`, an `iCCP` profile is converted to sRGB (or kept, as they say); an `sRGB` chunk wins
-    /// over `iCCP`. `gAMA` and `cHRM` alone change nothing, as libpng does unless asked to correct gamma.
+    /// over `iCCP`, and `iCCP` over `gAMA` and `cHRM`, which are converted as browsers do (``PNGGammaProfile``) when
+    /// ``DecodingOptions/appliesPNGGamma`` is set, and otherwise ignored as libpng ignores them unless asked.
     static func decodeStill(
         _ data: Data, limits: DecodingLimits, colorOptions: DecodingOptions? = nil
     ) throws(WebImageError) -> (PixelBuffer, ImageOrientation, Data?) {
@@ -108,7 +119,9 @@ public struct PNGCoder: ImageCoding {
         let wide = header.bit_depth == 16
         let format = Int32(wide ? SPNG_FMT_RGBA16.rawValue : SPNG_FMT_RGBA8.rawValue)
         let flags = Int32(SPNG_DECODE_TRNS.rawValue)
-        let color = colorOptions.map { ColorHandling(profile: iccProfile(context), options: $0) }
+        let color = colorOptions.map { options in
+            ColorHandling(profile: iccProfile(context, gamma: options.appliesPNGGamma), options: options)
+        }
         var status: Int32 = 0
         let pixels = PixelBuffer(width: width, height: height) { output in
             if wide {
@@ -130,13 +143,20 @@ public struct PNGCoder: ImageCoding {
         return (pixels, orientation, color?.keptProfile)
     }
 
-    /// The `iCCP` profile, decompressed by libspng; `nil` without one or with an `sRGB` chunk.
-    private static func iccProfile(_ context: OpaquePointer) -> Data? {
+    /// The colour description of the file as an ICC profile: `nil` with an `sRGB` chunk, else the `iCCP` profile
+    /// (decompressed by libspng), else, with `gamma`, one made from `gAMA` and `cHRM` (``PNGGammaProfile``).
+    private static func iccProfile(_ context: OpaquePointer, gamma applies: Bool) -> Data? {
         var srgb: UInt8 = 0
         if spng_get_srgb(context, &srgb) == 0 { return nil }
         var iccp = spng_iccp()
-        guard spng_get_iccp(context, &iccp) == 0, let profile = iccp.profile, iccp.profile_len > 0 else { return nil }
-        return Data(bytes: profile, count: min(iccp.profile_len, ICCProfileReader.maxSize))
+        if spng_get_iccp(context, &iccp) == 0, let profile = iccp.profile, iccp.profile_len > 0 {
+            return Data(bytes: profile, count: min(iccp.profile_len, ICCProfileReader.maxSize))
+        }
+        var gamma: UInt32 = 0
+        guard applies, spng_get_gama_int(context, &gamma) == 0 else { return nil }
+        var chromaticities = spng_chrm_int()
+        let hasChromaticities = spng_get_chrm_int(context, &chromaticities) == 0
+        return PNGGammaProfile.profile(gamma: gamma, chromaticities: hasChromaticities ? chromaticities : nil)
     }
 
     private static func check(_ status: Int32) throws(WebImageError) {

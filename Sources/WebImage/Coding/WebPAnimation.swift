@@ -3,7 +3,10 @@ import Foundation
 
 /// Decodes animated WebP with `WebPAnimDecoder`, which composites each frame onto the full canvas.
 enum WebPAnimationDecoder {
-    static func decode(_ webp: WebPData, options: DecodingOptions) throws(WebImageError) -> Image {
+    /// Every frame (or the first), with `color` applied to each composited canvas.
+    static func decode(
+        _ webp: WebPData, options: DecodingOptions, color: ColorHandling
+    ) throws(WebImageError) -> Image {
         var decoderOptions = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
             throw WebImageError(.corruptData, "libwebp did not start")
@@ -37,12 +40,14 @@ enum WebPAnimationDecoder {
             }
             let pixels = PixelBuffer(width: width, height: height) { output in
                 output.baseAddress!.update(from: canvas, count: output.count)
+                color.apply(output)
             }
             frames.append(ImageFrame(pixels: pixels, duration: Double(timestamp - previous) / 1000))
             previous = timestamp
         }
         guard !frames.isEmpty else { throw WebImageError(.corruptData, "the animated WebP has no frames") }
-        return Image(frames: frames, loopCount: Int(info.loop_count), format: .webp)
+        return Image(
+            frames: frames, loopCount: Int(info.loop_count), format: .webp, colorProfile: color.keptProfile)
     }
 }
 

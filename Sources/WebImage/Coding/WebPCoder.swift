@@ -6,7 +6,7 @@ import Foundation
 /// Stills shrink on load with libwebp's decoder scaling when ``DecodingOptions/targetSize`` allows. Animations are
 /// composited by `WebPAnimDecoder` (blending and disposal applied) into full-canvas frames. An `EXIF` chunk's
 /// orientation is applied to stills, and an `ICCP` profile converted to sRGB unless
-/// ``DecodingOptions/keepsColorProfile`` is set (stills only; animation frames keep their values).
+/// ``DecodingOptions/keepsColorProfile`` is set, for stills and every frame of an animation.
 public struct WebPCoder: ImageCoding {
     /// Creates the coder.
     public init() {}
@@ -29,26 +29,31 @@ public struct WebPCoder: ImageCoding {
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
         try Self.withWebPData(data) { webp throws(WebImageError) in
             let features = try Self.features(webp)
-            if features.has_animation != 0 {
-                return try WebPAnimationDecoder.decode(webp, options: options)
-            }
             let container = WebPContainer(webp)
-            let orientation = options.appliesOrientation ? container.orientation : .up
             let color = ColorHandling(profile: container.iccProfile, options: options)
+            if features.has_animation != 0 {
+                return try WebPAnimationDecoder.decode(webp, options: options, color: color)
+            }
+            let orientation = options.appliesOrientation ? container.orientation : .up
             let pixels = try Self.decodeStill(
                 webp, features: features, orientation: orientation, options: options, color: color)
             return Image(
                 frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .webp,
                 sourceOrientation: orientation, isOpaque: features.has_alpha == 0 ? true : nil,
-                colorProfile: color.keptProfile)
+                colorProfile: color.keptProfile,
+                exif: container.exif.flatMap { exif in
+                    exif.withUnsafeBytes { EXIFMetadata.kept($0, options: options) }
+                })
         }
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
         let color = EncodingColor(image, options: options)
         let data = try encode(color.image(like: image), options: options)
-        guard let profile = color.profile else { return data }
-        return try ICCProfileWriter.webp(data, profile: profile)
+        let chunks = [("ICCP", color.profile), ("EXIF", color.exif)].compactMap { fourCC, payload in
+            payload.map { (fourCC: fourCC, payload: $0) }
+        }
+        return chunks.isEmpty ? data : try ICCProfileWriter.webp(data, chunks: chunks)
     }
 
     private func encode(_ image: Image, options: EncodingOptions) throws(WebImageError) -> Data {
@@ -134,6 +139,8 @@ struct WebPContainer {
     var frameCount = 1
     var orientation = ImageOrientation.up
     var iccProfile: Data?
+    /// The `EXIF` chunk's bytes, when at most ``EXIFMetadata/maxSize``.
+    var exif: Data?
 
     init(_ webp: WebPData) {
         var data = webp
@@ -142,8 +149,9 @@ struct WebPContainer {
         frameCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT))
         var chunk = WebPChunkIterator()
         if WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk) != 0 {
-            orientation = EXIFReader.orientation(
-                in: UnsafeRawBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
+            let bytes = UnsafeRawBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size)
+            orientation = EXIFReader.orientation(in: bytes)
+            if bytes.count <= EXIFMetadata.maxSize + EXIFMetadata.prefix.count { exif = Data(bytes) }
         }
         WebPDemuxReleaseChunkIterator(&chunk)
         var icc = WebPChunkIterator()

@@ -20,11 +20,16 @@ public final class Image: Sendable {
     /// The ICC profile of the pixels' colour space, when a decoder was asked to keep it
     /// (``DecodingOptions/keepsColorProfile``); `nil` means sRGB.
     public let colorProfile: Data?
+    /// The source's EXIF block (a TIFF structure, without the `Exif\0\0` prefix), when a decoder was asked to keep
+    /// metadata (``DecodingOptions/keepsMetadata``); its orientation tag says 1 (upright) when the decoder applied
+    /// the orientation. Encoders write it when ``EncodingOptions/embedsMetadata`` is set.
+    public let exif: Data?
 
     /// Creates an image from frames that all share one size.
     public init(
         frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .unknown, scale: Double = 1,
-        sourceOrientation: ImageOrientation = .up, isOpaque: Bool? = nil, colorProfile: Data? = nil
+        sourceOrientation: ImageOrientation = .up, isOpaque: Bool? = nil, colorProfile: Data? = nil,
+        exif: Data? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         precondition(frames.allSatisfy { $0.pixels.size == frames[0].pixels.size }, "frames differ in size")
@@ -35,6 +40,7 @@ public final class Image: Sendable {
         self.sourceOrientation = sourceOrientation
         self.isOpaque = isOpaque ?? frames.allSatisfy { $0.pixels.isOpaque }
         self.colorProfile = colorProfile
+        self.exif = exif
     }
 
     /// A still image of one pixel buffer.
@@ -61,6 +67,6 @@ public final class Image: Sendable {
     public func withFrames(_ frames: [ImageFrame]) -> Image {
         Image(
             frames: frames, loopCount: loopCount, format: format, scale: scale, sourceOrientation: sourceOrientation,
-            colorProfile: colorProfile)
+            colorProfile: colorProfile, exif: exif)
     }
 }

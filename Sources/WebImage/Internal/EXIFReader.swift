@@ -5,16 +5,27 @@ import Foundation
 enum EXIFReader {
     /// The orientation in `exif`, or ``ImageOrientation/up`` when absent or unreadable.
     static func orientation(in exif: UnsafeRawBufferPointer) -> ImageOrientation {
-        var tiff = exif
-        if tiff.count >= 6, tiff.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) {
-            tiff = UnsafeRawBufferPointer(rebasing: tiff[6...])
-        }
-        guard tiff.count >= 8 else { return .up }
+        let tiff = withoutPrefix(exif)
+        guard let field = orientationField(inTIFF: tiff) else { return .up }
+        let (a, b) = (Int(tiff[field.offset]), Int(tiff[field.offset + 1]))
+        return ImageOrientation(rawValue: field.littleEndian ? a | b << 8 : a << 8 | b) ?? .up
+    }
+
+    /// `exif` without its `Exif\0\0` prefix, if it has one.
+    static func withoutPrefix(_ exif: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard exif.count >= 6, exif.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) else { return exif }
+        return UnsafeRawBufferPointer(rebasing: exif[6...])
+    }
+
+    /// Where the 16-bit value of the orientation tag (0x0112) of the first IFD of `tiff` is, and the byte order;
+    /// `nil` when there is no such tag or the structure is unreadable.
+    static func orientationField(inTIFF tiff: UnsafeRawBufferPointer) -> (offset: Int, littleEndian: Bool)? {
+        guard tiff.count >= 8 else { return nil }
         let littleEndian: Bool
         switch (tiff[0], tiff[1]) {
         case (0x49, 0x49): littleEndian = true
         case (0x4D, 0x4D): littleEndian = false
-        default: return .up
+        default: return nil
         }
         func read16(_ offset: Int) -> Int? {
             guard offset >= 0, offset + 2 <= tiff.count else { return nil }
@@ -27,22 +38,23 @@ enum EXIFReader {
             else { return nil }
             return high << 16 | low
         }
-        guard let ifd = read32(4), let count = read16(ifd) else { return .up }
+        guard let ifd = read32(4), let count = read16(ifd) else { return nil }
         for entry in 0..<count {
             let offset = ifd + 2 + entry * 12
-            guard let tag = read16(offset) else { return .up }
-            if tag == 0x0112, let value = read16(offset + 8) {
-                return ImageOrientation(rawValue: value) ?? .up
-            }
+            guard let tag = read16(offset) else { return nil }
+            if tag == 0x0112 { return read16(offset + 8) == nil ? nil : (offset + 8, littleEndian) }
         }
-        return .up
+        return nil
     }
 
     /// The orientation declared by the first `APP1` Exif segment of a JPEG, or ``ImageOrientation/up``.
     static func jpegOrientation(_ jpeg: UnsafeRawBufferPointer) -> ImageOrientation {
-        let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
-        guard let segment = jpegSegment(jpeg, where: { $0 == 0xE1 && $1.starts(with: exifHeader) }) else { return .up }
-        return orientation(in: segment)
+        jpegEXIF(jpeg).map(orientation(in:)) ?? .up
+    }
+
+    /// The payload of the first `APP1` Exif segment of a JPEG (with its `Exif\0\0` prefix), if any.
+    static func jpegEXIF(_ jpeg: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        jpegSegment(jpeg, where: { $0 == 0xE1 && $1.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) })
     }
 
     /// Whether a JPEG carries an Adobe `APP14` segment (whose CMYK samples are stored inverted).

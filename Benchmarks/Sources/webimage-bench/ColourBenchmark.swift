@@ -9,7 +9,7 @@ enum ColourBenchmark {
         let (file, size) = try ResampleBenchmark.parse(arguments)
         let seconds = option("seconds", in: arguments).flatMap(Double.init) ?? 2
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let resize = Resize(to: size, mode: .fit)
+        let resize = Resize(to: size, mode: .contain)
         let target = try resize.minimumSourceSize(for: try ImageCoders.default.info(of: data).uprightSize)
         let full = try measure(seconds: seconds) { _ = try ImageCoders.default.decode(data, options: .default) }
         let atDecode = try measure(seconds: seconds) {

@@ -14,7 +14,7 @@ import Testing
     func resizeThenConvertMatchesTheReference(name: String) throws {
         let data = try FormatsFixture.image(name)
         let source = try ImageCoders.default.info(of: data).uprightSize
-        let resize = Resize(to: PixelSize(width: source.width / 2, height: source.height / 2), mode: .stretch)
+        let resize = Resize(to: PixelSize(width: source.width / 2, height: source.height / 2), mode: .fill)
         let target = try resize.minimumSourceSize(for: source)
         let kept = try ImageCoders.default.decode(
             data, options: DecodingOptions(targetSize: target, keepsColorProfile: true))

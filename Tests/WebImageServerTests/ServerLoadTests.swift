@@ -6,7 +6,7 @@ import WebImageTesting
 
 @testable import WebImageServer
 
-/// The server under load: 503 with `Retry-After` when busy, cache hits and 304s past a full gate, slow clients.
+/// The server under load: 503 with `Retry-After` when busy, cache hits and 304s past a full gate.
 @Suite("Server: admission under load", .timeLimit(.minutes(1)))
 struct ServerLoadTests {
     /// One slot, no queue: a second processing run is refused at once.
@@ -49,48 +49,6 @@ struct ServerLoadTests {
                 MetricsText(metrics).value("webimage_requests_total", ["cache": tier, "status": "200"]) == 1,
                 "\(metrics)")
             try await blocker.open()
-        }
-    }
-
-    @Test func aSlowReaderHoldsNoProcessingSlot() async throws {
-        // Noise (a linear congruential generator) does not compress: the PNG result is about 3 MB.
-        let noise = PixelBuffer(width: 1000, height: 1000) { buffer in
-            var state: UInt32 = 12_345
-            for index in 0..<buffer.count {
-                state = state &* 1_664_525 &+ 1_013_904_223
-                buffer[index] = index % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 24)
-            }
-        }
-        let png = try ImageCoders.default.encode(Image(pixels: noise), as: .png, options: .default)
-        try await ServerHarness.run(configure: Self.oneSlot) { harness in
-            harness.origin.register(png, at: "/noise.png")
-            let port = try #require(harness.client.port)
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = [
-                "--silent", "--limit-rate", "1K", "-o", "/dev/null",
-                "http://127.0.0.1:\(port)" + harness.url("", "/noise.png", ext: "png"),
-            ]
-            try curl.run()
-            let store = harness.server.responder.store
-            let gate = harness.server.responder.gate
-            let metrics = harness.server.responder.metrics
-            do {
-                // The response is made (and counted) once processing is done, before its body is written.
-                try await ProcessingGateTests.Blocker.until {
-                    let text = String(decoding: metrics.text(shared: nil), as: UTF8.self)
-                    return MetricsText(text).value("webimage_requests_total", ["cache": "miss"]) == 1
-                        && store.madeCount == 1 && gate.running == 0
-                }
-            } catch {
-                curl.terminate()
-                throw error
-            }
-            // The slow reader still has megabytes to read, yet the only slot is free: another image is processed.
-            #expect(curl.isRunning)
-            #expect(try await harness.get(harness.url("w:40", "/geometry.png")).status == .ok)
-            curl.terminate()
-            await ServeLifecycleTests.offPool { curl.waitUntilExit() }
         }
     }
 }

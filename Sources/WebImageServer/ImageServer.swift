@@ -127,7 +127,8 @@ public final class ImageServer: Sendable {
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-cache"
         return Response(
-            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text(shared: shared))))
+            status: .ok, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text(shared: shared))))
     }
 
     /// The raw (still percent-encoded) path after the mount point: the captured `**` rebuilt from the raw URI.

@@ -47,14 +47,11 @@ public final class ImageCache: ImageCaching {
         guard decode else {
             return ImageCacheResult(image: nil, data: entry.data, cacheType: .disk, metadata: entry.metadata)
         }
-        let image: Image
-        do {
-            image = try coder.decode(entry.data, options: decodingOptions)
-        } catch {
-            await disk.remove(forKey: key)
-            return nil
+        let (coder, options) = (coder, decodingOptions)
+        let decoded = try? await decodeDiskHit(forKey: key, promote: types.contains(.memory)) {
+            () throws(WebImageError) in try coder.decode(entry.data, options: options)
         }
-        if types.contains(.memory) { memory.setImage(image, forKey: key) }
+        guard let image = decoded else { return nil }
         return ImageCacheResult(image: image, data: entry.data, cacheType: .disk, metadata: entry.metadata)
     }
 
@@ -63,19 +60,23 @@ public final class ImageCache: ImageCaching {
     ) async throws(WebImageError) {
         if types.contains(.memory), let image { memory.setImage(image, forKey: key) }
         guard types.contains(.disk) else { return }
-        var attributes = attributes
-        let bytes: Data
         if let data {
-            bytes = data
-        } else if let image {
-            var format = attributes.format ?? image.format
-            if !coder.canEncode(format) { format = image.isAnimated && coder.canEncode(.webp) ? .webp : .png }
-            bytes = try coder.encode(image, as: format, options: encodingOptions)
-            attributes.format = format
-        } else {
-            return
+            try await disk.store(data, forKey: key, attributes: attributes)
+        } else if let image, let encoded = try encodedForDisk(image, attributes: attributes) {
+            try await disk.store(encoded.data, forKey: key, attributes: encoded.attributes)
         }
-        try await disk.store(bytes, forKey: key, attributes: attributes)
+    }
+
+    /// `image` encoded in ``CacheEntryAttributes/format``, else its own format, else animated WebP for animations
+    /// and PNG for stills, whichever the coder can write first.
+    public func encodedForDisk(
+        _ image: Image, attributes: CacheEntryAttributes
+    ) throws(WebImageError) -> (data: Data, attributes: CacheEntryAttributes)? {
+        var attributes = attributes
+        var format = attributes.format ?? image.format
+        if !coder.canEncode(format) { format = image.isAnimated && coder.canEncode(.webp) ? .webp : .png }
+        attributes.format = format
+        return (try coder.encode(image, as: format, options: encodingOptions), attributes)
     }
 
     public func remove(forKey key: String, from types: ImageCacheType) async {

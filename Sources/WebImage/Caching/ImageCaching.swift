@@ -28,6 +28,14 @@ public protocol ImageCaching: Sendable {
         _ image: Image?, data: Data?, forKey key: String, attributes: CacheEntryAttributes, in types: ImageCacheType
     ) async throws(WebImageError)
 
+    /// The bytes ``store(_:data:forKey:attributes:in:)`` writes to disk for `image` when it is given no data, and the
+    /// attributes naming their format; `nil` when this cache encodes nothing itself (the default).
+    ///
+    /// The manager calls it on its bounded work queue and then stores the bytes, so that encoding for the disk counts
+    /// against the same width as decoding; a cache that returns `nil` encodes inside `store` instead.
+    func encodedForDisk(
+        _ image: Image, attributes: CacheEntryAttributes
+    ) throws(WebImageError) -> (data: Data, attributes: CacheEntryAttributes)?
     /// Removes `key` from the tiers in `types`. Removing an absent key does nothing.
     func remove(forKey key: String, from types: ImageCacheType) async
 
@@ -48,6 +56,32 @@ public protocol ImageCaching: Sendable {
 }
 
 extension ImageCaching {
+    /// Encodes nothing: ``store(_:data:forKey:attributes:in:)`` does what it needs.
+    public func encodedForDisk(
+        _ image: Image, attributes: CacheEntryAttributes
+    ) throws(WebImageError) -> (data: Data, attributes: CacheEntryAttributes)? { nil }
+
+    /// Decodes the bytes of a disk hit for `key` with `decode`. Bytes that do not decode are never served: the entry
+    /// is removed from disk, `evicted` hears why, and the answer is `nil`. A cancellation is rethrown. A decoded
+    /// image is promoted to memory when `promote` is set.
+    func decodeDiskHit(
+        forKey key: String, promote: Bool, evicted: (WebImageError) -> Void = { _ in },
+        _ decode: () async throws(WebImageError) -> Image
+    ) async throws(WebImageError) -> Image? {
+        let image: Image
+        do {
+            image = try await decode()
+        } catch  where error.code == .cancelled {
+            throw error
+        } catch {
+            evicted(error)
+            await remove(forKey: key, from: .disk)
+            return nil
+        }
+        if promote { try? await store(image, data: nil, forKey: key, attributes: .none, in: .memory) }
+        return image
+    }
+
     /// Looks `key` up in every tier and decodes a disk hit.
     public func query(forKey key: String) async -> ImageCacheResult? {
         await query(forKey: key, in: .all, decode: true)

@@ -99,7 +99,7 @@ public struct JPEGCoder: ImageCoding {
             let status = tjDecompress2(
                 handle.raw, bytes.baseAddress, UInt(bytes.count), output.baseAddress, Int32(size.width), 0,
                 Int32(size.height), Int32(format.rawValue), Self.decompressFlags)
-            if status != 0 { failure = handle.decodeError(partial: partial) }
+            if status != 0 { failure = handle.decodeError(bytes, partial: partial) }
             guard failure == nil else { return }
             if isCMYK, color.transform == nil {
                 CMYKConverter.convertInPlace(output, inverted: inverted)
@@ -138,7 +138,7 @@ private struct Handle {
             raw, bytes.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
         guard status == 0 else {
             let message = String(cString: tjGetErrorStr2(raw))
-            let code: WebImageError.Code = message.contains("Premature end") ? .truncatedData : .corruptData
+            let code: WebImageError.Code = JPEGStructure.isTruncated(bytes) ? .truncatedData : .corruptData
             throw WebImageError(code, "invalid JPEG header: \(message)")
         }
         return (Int(width), Int(height), colorspace)
@@ -148,9 +148,9 @@ private struct Handle {
     ///
     /// Warnings about damaged data the decoder recovered from are accepted, as browsers do; running out of data is
     /// accepted only for a partial decode.
-    func decodeError(partial: Bool) -> WebImageError? {
+    func decodeError(_ bytes: UnsafeRawBufferPointer, partial: Bool) -> WebImageError? {
         let message = String(cString: tjGetErrorStr2(raw))
-        let truncated = message.contains("Premature end")
+        let truncated = JPEGStructure.isTruncated(bytes)
         if tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue) {
             if !truncated || partial { return nil }
         }

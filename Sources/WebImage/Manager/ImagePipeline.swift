@@ -110,23 +110,20 @@ struct ImagePipeline: Sendable {
         _ data: Data, key: String, _ metrics: inout ImageMetrics
     ) async throws(WebImageError) -> Image? {
         let decoding = plainDecodingOptions
-        let coders = coders
+        let (coders, workQueue, logger) = (coders, manager.workQueue, manager.configuration.logger)
         let clock = ContinuousClock.now
-        let image: Image
-        do {
-            image = try await manager.workQueue.run { () throws(WebImageError) -> Image in
-                try coders.decode(data, options: decoding)
-            }
-        } catch  where error.code == .cancelled {
-            throw error
-        } catch {
-            manager.configuration.logger.warning(
-                "evicting a disk entry that does not decode", metadata: ["key": "\(key)", "error": "\(error)"])
-            await cache.remove(forKey: key, from: .disk)
-            return nil
-        }
-        metrics.decode = (ContinuousClock.now - clock).seconds
-        if queryTypes.contains(.memory) { await store(image, data: nil, key: key, attributes: .none, types: .memory) }
+        let image = try await cache.decodeDiskHit(
+            forKey: key, promote: queryTypes.contains(.memory),
+            evicted: { error in
+                logger.warning(
+                    "evicting a disk entry that does not decode", metadata: ["key": "\(key)", "error": "\(error)"])
+            },
+            { () throws(WebImageError) -> Image in
+                try await workQueue.run { () throws(WebImageError) -> Image in
+                    try coders.decode(data, options: decoding)
+                }
+            })
+        if image != nil { metrics.decode = (ContinuousClock.now - clock).seconds }
         return image
     }
 
@@ -211,10 +208,7 @@ struct ImagePipeline: Sendable {
                 await pipeline.store(
                     nil, data: original, key: pipeline.request.cacheKey, attributes: attributes, types: .disk)
             }
-            if let finished {
-                await pipeline.store(
-                    finished, data: nil, key: pipeline.request.transformedCacheKey, attributes: .none, types: .disk)
-            }
+            if let finished { await pipeline.storeFinishedOnDisk(finished) }
         }
         if options.contains(.waitStoreCache) {
             let clock = ContinuousClock.now
@@ -222,6 +216,28 @@ struct ImagePipeline: Sendable {
             metrics.store += (ContinuousClock.now - clock).seconds
         } else {
             manager.pendingStores.add(write)
+        }
+    }
+
+    /// Writes the finished image to disk, encoded on the work queue when the cache says how
+    /// (``ImageCaching/encodedForDisk(_:attributes:)``), so that encoding counts against the pixel work's width.
+    private func storeFinishedOnDisk(_ image: Image) async {
+        let cache = cache
+        let key = request.transformedCacheKey
+        let encoded: (data: Data, attributes: CacheEntryAttributes)?
+        do {
+            encoded = try await manager.workQueue.run { () throws(WebImageError) in
+                try cache.encodedForDisk(image, attributes: .none)
+            }
+        } catch {
+            manager.configuration.logger.warning(
+                "encoding for the disk cache failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            return
+        }
+        if let encoded {
+            await store(nil, data: encoded.data, key: key, attributes: encoded.attributes, types: .disk)
+        } else {
+            await store(image, data: nil, key: key, attributes: .none, types: .disk)
         }
     }
 

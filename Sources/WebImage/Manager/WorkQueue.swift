@@ -16,6 +16,9 @@ final class WorkQueue: Sendable {
 
     init(width: Int) { self.width = max(width, 1) }
 
+    /// How many jobs hold a slot now.
+    var running: Int { state.withLock { $0.running } }
+
     /// Runs `work` on a dispatch thread once a slot is free and returns its result.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws(WebImageError) -> T) async throws(WebImageError) -> T {
         await acquire()

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WebImage
 import WebImageTesting
+
+@testable import WebImage
 
 /// The flow: memory, then disk, then the network, with the source reported; options that steer it.
 @Suite struct ManagerFlowTests {
@@ -137,6 +138,21 @@ import WebImageTesting
             #expect(reused.image?.size == PixelSize(width: 16, height: 16))
             #expect(harness.server.requestCount("/photo.jpg") == 1)
             #expect(small.runs.load(ordering: .relaxed) == 1)
+        }
+    }
+
+    @Test func finishedImagesAreEncodedForTheDiskOnTheWorkQueue() async throws {
+        try await withManager { harness in
+            let url = harness.url("/photo.jpg")
+            let transformer = CountingTransformer(size: 8)
+            let workQueue = harness.manager.workQueue
+            harness.coder.probe.withLock { $0 = { workQueue.running } }
+            _ = try await harness.manager.image(for: url, transformer: transformer)
+            await harness.manager.waitForPendingStores()
+            // The one encode (the finished image, for the disk) held a work queue slot: it ran on the queue.
+            #expect(harness.coder.encodeProbes == [1])
+            let key = ImageRequest(url: url, transformer: transformer).transformedCacheKey
+            #expect(await harness.cache.disk.contains(key))
         }
     }
 

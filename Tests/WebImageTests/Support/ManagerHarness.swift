@@ -5,10 +5,16 @@ import WebImageTesting
 
 @testable import WebImage
 
-/// A coder that counts its decodes, wrapping the default registry.
+/// A coder that counts its decodes and, at each encode, notes what `probe` says, wrapping the default registry.
 final class CountingCoder: ImageCoding {
     let decodes = Atomic<Int>(0)
     let inner = ImageCoders.default
+    /// Asked at each encode (set by a test once the manager exists).
+    let probe = Locked<(@Sendable () -> Int)?>(nil)
+    private let probed = Locked<[Int]>([])
+
+    /// What `probe` said at each encode, in order (-1 without a probe).
+    var encodeProbes: [Int] { probed.withLock { $0 } }
 
     func canDecode(_ format: ImageFormat) -> Bool { inner.canDecode(format) }
     func canEncode(_ format: ImageFormat) -> Bool { inner.canEncode(format) }
@@ -21,7 +27,9 @@ final class CountingCoder: ImageCoding {
         try inner.decodePartial(data, options: options)
     }
     func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
-        try inner.encode(image, as: format, options: options)
+        let value = probe.withLock { $0 }?() ?? -1
+        probed.withLock { $0.append(value) }
+        return try inner.encode(image, as: format, options: options)
     }
 }
 

@@ -22,7 +22,16 @@ swift build -c release --scratch-path .build-release --product webimage >/dev/nu
 BIN=$PWD/.build-release/release
 WORK=$(mktemp -d)
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
+# Children too (thumbor's worker processes): they would otherwise outlive the script and keep the build lock's file
+# descriptor, and with it the lock.
+cleanup() {
+    for pid in "${PIDS[@]}"; do
+        pkill -P "$pid" 2>/dev/null || true
+        kill "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 # The origin: the bench photo and a 4000x3000 (12 MP) JPEG made from it.
@@ -105,14 +114,31 @@ curl -sf -o "$WORK/theirs.jpg" "$THEIRS"
 echo "results: ours $(stat -c %s "$WORK/ours.jpg") bytes, thumbor's $(stat -c %s "$WORK/theirs.jpg") bytes"
 echo "idle RSS: webimage $(rss_now $WEBIMAGE) MiB, thumbor $(rss_now $THUMBOR) MiB"
 
+# Distinct URLs (a cachebuster per request and wrk thread): identical concurrent requests share one processing run
+# in our server, so the same URL from 8 or 64 connections measures that sharing, not the processing.
+cat >"$WORK/distinct-task.lua" <<LUA
+local threads = 0
+setup = function(thread)
+    threads = threads + 1
+    thread:set("id", threads)
+end
+counter = 0
+request = function()
+    counter = counter + 1
+    return wrk.format("GET", "/insecure/rs:fill:720:588/q:80/cb:" .. id .. "-" .. counter .. "/plain/$ORIGIN/photo.jpg@jpg")
+end
+LUA
+
 echo
 echo "## sharp's task, result cache off, originals cached (wrk -t2, ${DURATION}s)"
 echo "| server | connections | requests/s | p50 | p99 | peak RSS | errors |"
 echo "|---|---:|---:|---:|---:|---:|---|"
 for connections in 8 64; do
-    measure webimage $WEBIMAGE "$connections" "$OURS"
+    measure "webimage, distinct URLs" $WEBIMAGE "$connections" "http://127.0.0.1:18091" "$WORK/distinct-task.lua"
+    measure "webimage, one URL (concurrent requests share runs)" $WEBIMAGE "$connections" "$OURS"
     measure thumbor $THUMBOR "$connections" "$THEIRS"
 done
+pkill -P $THUMBOR || true
 kill $THUMBOR
 kill $WEBIMAGE
 wait $WEBIMAGE 2>/dev/null || true

@@ -63,7 +63,7 @@ public final class ImageServer: Sendable {
             processor: ImageProcessor(coders: ImageCoders.default, limits: limits),
             gate: ProcessingGate(
                 slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
-                metrics: metrics),
+                metrics: metrics, whenIdle: configuration.whenIdle),
             metrics: metrics,
             configuration: configuration)
     }

@@ -45,6 +45,9 @@ public struct ImageServerConfiguration: Sendable {
     public var peers: [URL] = []
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
+    /// Called once processing has been idle for a second (no run and no waiter), off the request path; `webimage serve`
+    /// hands freed memory back to the system there. `nil`: nothing.
+    public var whenIdle: (@Sendable () -> Void)?
 
     /// The defaults: no key, no presets, any http(s) source on a public address, in-memory caching.
     public init() {}

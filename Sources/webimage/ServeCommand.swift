@@ -127,6 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func makeConfiguration() throws -> ImageServerConfiguration {
+        try Env.validate()
         var configuration = ImageServerConfiguration()
         switch (key ?? Env.string("KEY"), salt ?? Env.string("SALT")) {
         case (nil, nil): break
@@ -150,12 +151,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--preset: \(error.message)")
         }
         configuration.allowedSources = allowedSources
-        configuration.localRoot = (localRoot ?? Env.string("LOCAL_ROOT")).map {
-            URL(fileURLWithPath: $0, isDirectory: true)
-        }
-        configuration.cacheDirectory = (cacheDir ?? Env.string("CACHE_DIR")).map {
-            URL(fileURLWithPath: $0, isDirectory: true)
-        }
+        configuration.localRoot = try Self.directory(localRoot ?? Env.string("LOCAL_ROOT"), "--local-root")
+        configuration.cacheDirectory = try Self.directory(
+            cacheDir ?? Env.string("CACHE_DIR"), "--cache-dir", creating: true)
         configuration.cachesResults = !(noCache || Env.bool("NO_CACHE") == true)
         configuration.cachesProcessedResults = !(noResultCache || Env.bool("NO_RESULT_CACHE") == true)
         guard (0...65_536).contains(memoryCacheSize) else {
@@ -172,6 +170,7 @@ struct ServeCommand: AsyncParsableCommand {
             allowsPrivate: allowPrivateSources || Env.bool("ALLOW_PRIVATE_SOURCES") == true,
             allowsLinkLocal: allowLinkLocalSources || Env.bool("ALLOW_LINK_LOCAL_SOURCES") == true)
         try cluster.apply(to: &configuration)
+        configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         return configuration
     }
 
@@ -199,6 +198,22 @@ struct ServeCommand: AsyncParsableCommand {
         limits.processingQueue = queueSize
         limits.queueTimeout = try Self.duration(queueTimeout, "--queue-timeout")
         return limits
+    }
+
+    /// A directory option's URL, checked at start: it must be a directory (`creating` makes it first when missing)
+    /// and, when created by us, writable.
+    private static func directory(_ path: String?, _ name: String, creating: Bool = false) throws -> URL? {
+        guard let path else { return nil }
+        let url = URL(fileURLWithPath: path, isDirectory: true)
+        if creating { try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(name): \(path) is not a directory")
+        }
+        guard !creating || FileManager.default.isWritableFile(atPath: url.path) else {
+            throw ValidationError("\(name): \(path) is not writable")
+        }
+        return url
     }
 
     private static func duration(_ seconds: Double, _ name: String) throws -> Duration {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import WebImageServer
@@ -107,4 +108,40 @@ struct ProcessingGateTests {
         try await blocker.open()
         await gate.shutdown()
     }
+
+    @Test func aReservationHoldsAPlaceUntilItRunsOrIsGivenBack() async throws {
+        let gate = Self.gate(slots: 1, queue: 1)
+        try gate.reserve()
+        try gate.reserve()
+        #expect(throws: ImageServerError.self) { try gate.reserve() }
+        gate.unreserve()
+        #expect(try await gate.run(reserved: true) { () throws(ImageServerError) in 7 } == 7)
+        try gate.reserve()
+        gate.unreserve()
+        await gate.shutdown()
+    }
+
+    /// Counts calls (`count` is guarded by its mutex).
+    final class Calls: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        func add() { count.withLock { $0 += 1 } }
+    }
+
+    @Test func whenIdleRunsOnceProcessingHasRestedForASecond() async throws {
+        let calls = Calls()
+        let gate = ProcessingGate(
+            slots: 1, queueLimit: 4, queueTimeout: .seconds(30), metrics: ServerMetrics(), whenIdle: { calls.add() })
+        _ = try await gate.run { () throws(ImageServerError) in 1 }
+        #expect(calls.value == 0, "not at once")
+        try await Blocker.until { calls.value == 1 }
+        // A run that starts within the second postpones the call: two runs close together make one call.
+        _ = try await gate.run { () throws(ImageServerError) in 1 }
+        _ = try await gate.run { () throws(ImageServerError) in 1 }
+        try await Blocker.until { calls.value == 2 }
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(calls.value == 2)
+        await gate.shutdown()
+    }
+
 }

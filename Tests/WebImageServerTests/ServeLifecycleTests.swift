@@ -5,12 +5,15 @@ import WebImageTesting
 /// `webimage serve` as a real process: configuration errors at start, graceful shutdown on SIGTERM.
 @Suite("Server: webimage serve start-up and shutdown", .timeLimit(.minutes(1)))
 struct ServeLifecycleTests {
-    /// Runs the binary with `arguments` to its end; its status and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, error: String) {
+    /// Runs the binary with `arguments` (and `environment` added) to its end; its status and standard error.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (status: Int32, error: String) {
         let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
         let process = Process()
         process.executableURL = executable
         process.arguments = ["serve", "--port", "0", "--no-cache"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         let error = Pipe()
         process.standardError = error
@@ -31,12 +34,23 @@ struct ServeLifecycleTests {
         (["--key", "zz", "--salt", "00"], "hexadecimal"), (["--key", "00"], "--salt"),
         (["--preset", "bad=w:x"], "width"), (["--timeout", "nan"], "--timeout"),
         (["--no-such-flag"], "no-such-flag"), (["--presets-file", "/nonexistent/presets.txt"], "--presets-file"),
-        (["--workers", "0"], "--workers"),
+        (["--workers", "0"], "--workers"), (["--local-root", "/nonexistent/root"], "--local-root"),
+        (["--cache-dir", "/etc/hostname"], "--cache-dir"),
     ])
     func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) throws {
         let (status, error) = try Self.run(arguments)
         #expect(status == 64, "\(arguments): \(error)")
         #expect(error.contains(mentions), "\(error)")
+    }
+
+    @Test(arguments: [
+        ("WEBIMAGE_PORT", "abc"), ("WEBIMAGE_AUTO_WEBP", "maybe"), ("WEBIMAGE_MALLOC", "jemalloc"),
+        ("WEBIMAGE_TIMEOUT", "soon"),
+    ])
+    func environmentValuesThatDoNotParseExit64(name: String, value: String) throws {
+        let (status, error) = try Self.run([], environment: [name: value])
+        #expect(status == 64, "\(name)=\(value): \(error)")
+        #expect(error.contains(name), "\(error)")
     }
 
     @Test func sigtermFinishesTheRequestInFlightFlushesTheCacheAndExits0() async throws {

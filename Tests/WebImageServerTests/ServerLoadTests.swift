@@ -22,6 +22,7 @@ struct ServerLoadTests {
             #expect(response.status.code == 503)
             #expect(response.headers[.retryAfter] == "1")
             #expect(response.headers[.cacheControl] == nil)
+            #expect(harness.origin.stats.total == 0, "refused before the download")
             try await blocker.open()
             #expect(try await harness.get(harness.url("w:50", "/geometry.png")).status == .ok)
         }
@@ -51,4 +52,36 @@ struct ServerLoadTests {
             try await blocker.open()
         }
     }
+
+    @Test func aSlowReaderHoldsNoProcessingSlot() async throws {
+        // Noise (a linear congruential generator) does not compress: the PNG result is about 3 MB.
+        let noise = PixelBuffer(width: 1000, height: 1000) { buffer in
+            var state: UInt32 = 12_345
+            for index in 0..<buffer.count {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                buffer[index] = index % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        let png = try ImageCoders.default.encode(Image(pixels: noise), as: .png, options: .default)
+        try await ServerHarness.run(configure: Self.oneSlot) { harness in
+            harness.origin.register(png, at: "/noise.png")
+            let port = try #require(harness.client.port)
+            let reader = try SlowReader(port: port, path: harness.url("", "/noise.png", ext: "png"))
+            let store = harness.server.responder.store
+            let gate = harness.server.responder.gate
+            do {
+                // The reader takes the first kilobyte of the response and then nothing more.
+                #expect(await ServeLifecycleTests.offPool { reader.read(1024) } > 0)
+                try await ProcessingGateTests.Blocker.until { store.madeCount == 1 && gate.running == 0 }
+                // Megabytes are still unread, yet the only slot is free: another image is processed.
+                #expect(try await harness.get(harness.url("w:40", "/geometry.png")).status == .ok)
+                #expect(store.madeCount == 2)
+            } catch {
+                reader.reset()
+                throw error
+            }
+            reader.reset()
+        }
+    }
+
 }

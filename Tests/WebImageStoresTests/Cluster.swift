@@ -9,7 +9,7 @@ import WebImageTesting
 /// A real cluster on 127.0.0.1: `webimage serve` processes (the built binary) behind a real nginx hashing the URL
 /// (`hash $request_uri consistent`), sharing a tier in a real SeaweedFS, in front of a counting test origin.
 struct Cluster {
-    let seaweed: SeaweedFS
+    private(set) var seaweed: SeaweedFS
     let origin: TestImageServer
     let nginx: Nginx
     /// nginx's port.
@@ -41,6 +41,10 @@ struct Cluster {
                 configuration: .init(
                     endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
             try await setup.createBucket(bucket)
+            // SeaweedFS allocates its volumes at the first write, which can take longer than the nodes' store timeout;
+            // a node would then skip the tier (by design) and fetch an original the lease should have given another.
+            _ = try await setup.put(bucket: bucket, key: "warm-up", data: Data("warm".utf8), onlyIfAbsent: false)
+            try await setup.delete(bucket: bucket, key: "warm-up")
             try await setup.shutdown()
             let home = try LocalProcess.temporaryDirectory("cluster")
             var nodes: [Int: LocalProcess] = [:]
@@ -85,12 +89,14 @@ struct Cluster {
         return process
     }
 
-    /// nginx's `http { }` body: the ring, retries on a dead node, and the chosen node in `X-Upstream`.
+    /// nginx's `http { }` body: the ring, retries on a dead node, and the chosen node in `X-Upstream`. Nodes are never
+    /// marked failed (`max_fails=0`): a rolling restart faster than `fail_timeout` would mark all of them, and nginx
+    /// would answer 502 with no live upstream (docs/scale-out.md); a refused connection is retried on the next node.
     static func http(front: Int, ports: [Int]) -> String {
         """
         upstream nodes {
             hash $request_uri consistent;
-            \(ports.map { "server 127.0.0.1:\($0) max_fails=1 fail_timeout=10s;" }.joined(separator: "\n    "))
+            \(ports.map { "server 127.0.0.1:\($0) max_fails=0;" }.joined(separator: "\n    "))
         }
         server {
             listen 127.0.0.1:\(front);
@@ -118,8 +124,49 @@ struct Cluster {
         }
     }
 
+    /// Restarts a node as a deploy does: SIGTERM, wait for its exit, start it on the same port, wait until it answers.
+    /// Returns the exit status of the stopped process.
+    mutating func restart(_ port: Int) async throws -> Int32 {
+        let status = nodes.removeValue(forKey: port)?.terminate() ?? -1
+        nodes[port] = try await Self.startNode(port: port, seaweed: seaweed, home: home)
+        return status
+    }
+
+    /// Kills the shared tier's process (SIGKILL).
+    func killStore() {
+        seaweed.process.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// Starts the shared tier again on its data directory and ports.
+    mutating func restartStore() async throws {
+        seaweed = try await seaweed.restarted()
+    }
+
+    /// The sum over the running nodes of a counter in their `/metrics` (every label combination of `name`, or
+    /// those whose labels contain `labels`).
+    func metric(_ name: String, labels: String = "") async throws -> Double {
+        var total = 0.0
+        for port in nodes.keys {
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(10))
+            let text = String(buffer: try await response.body.collect(upTo: 4 << 20))
+            for line in text.split(separator: "\n") where line.hasPrefix(name + " ") || line.hasPrefix(name + "{") {
+                guard labels.isEmpty || line.contains(labels), let value = line.split(separator: " ").last
+                else { continue }
+                total += Double(value) ?? 0
+            }
+        }
+        return total
+    }
+
     /// `GET path` through nginx: the status and the node that answered.
     func get(_ path: String) async throws -> (status: Int, node: String) {
+        try await Self.get(path, front: front)
+    }
+
+    /// `GET path` through the nginx listening on `front`.
+    static func get(_ path: String, front: Int) async throws -> (status: Int, node: String) {
         let response = try await HTTPClient.shared.execute(
             HTTPClientRequest(url: "http://127.0.0.1:\(front)\(path)"), timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 16 << 20)

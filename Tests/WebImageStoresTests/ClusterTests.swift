@@ -54,6 +54,8 @@ import WebImageTesting
         #expect(cluster.origin.stats.total == Self.sources)
         for index in 0..<Self.sources { #expect(cluster.origin.requestCount("/s\(index).jpg") == 1) }
         #expect(try await cluster.storedKeys("results/").count == paths.count)
+        #expect(try await cluster.metric("webimage_processing_runs_total") == Double(paths.count))
+        #expect(try await cluster.metric("webimage_origin_fetches_total") == Double(Self.sources))
         let owners = first.mapValues(\.node)
         let names = cluster.upstream.map { "127.0.0.1:\($0)" }
         let ring = ConsistentHashRing(servers: names)

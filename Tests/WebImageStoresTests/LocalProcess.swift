@@ -13,8 +13,8 @@ final class LocalProcess: Sendable {
         self.directory = directory
     }
 
-    /// Starts `executable arguments…` with its output in `directory/NAME.log` and `environment` added to this
-    /// process's.
+    /// Starts `executable arguments…` with its output appended to `directory/NAME.log` and `environment` added to
+    /// this process's.
     static func start(
         _ executable: String, _ arguments: [String], in directory: URL, log: String,
         environment: [String: String] = [:]
@@ -27,8 +27,12 @@ final class LocalProcess: Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = directory
         let logURL = directory.appendingPathComponent("\(log).log")
-        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        if !FileManager.default.fileExists(atPath: logURL.path) {
+            _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        }
+        // Appended, so a restarted process keeps its predecessor's lines.
         let handle = try FileHandle(forWritingTo: logURL)
+        try handle.seekToEnd()
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
@@ -40,6 +44,13 @@ final class LocalProcess: Sendable {
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// Asks the process to stop (SIGTERM), waits for it, and returns its exit status.
+    @discardableResult func terminate() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     /// A fresh temporary directory.

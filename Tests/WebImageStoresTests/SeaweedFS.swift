@@ -7,6 +7,9 @@ import Foundation
 struct SeaweedFS {
     let process: LocalProcess
     let endpoint: URL
+    /// The data directory and the ports (master, volume, filer, S3), kept so that a restart finds its data again.
+    let directory: URL
+    let ports: [Int]
     let credentials = S3Credentials(accessKey: "webimage-test", secretKey: "webimage-test-secret")
 
     /// `.venv-stores/bin/weed` of this checkout.
@@ -21,7 +24,7 @@ struct SeaweedFS {
         "secretKey": "webimage-test-secret"}], "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
         """
 
-    /// Starts it and waits until its S3 gateway answers (about 3.5 s).
+    /// Starts it in a fresh directory and waits until its S3 gateway answers (about 3.5 s).
     static func start() async throws -> SeaweedFS {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw LocalProcessError.missing("\(executable): run `make test`, which installs SeaweedFS")
@@ -29,6 +32,15 @@ struct SeaweedFS {
         let directory = try LocalProcess.temporaryDirectory("seaweedfs")
         try Data(identities.utf8).write(to: directory.appendingPathComponent("s3.json"))
         let ports = try (0..<4).map { _ in try LocalProcess.freePort(gap: 10_000) }
+        return try await start(in: directory, ports: ports)
+    }
+
+    /// Starts it again on the same directory and ports, after its process was killed.
+    func restarted() async throws -> SeaweedFS {
+        try await Self.start(in: directory, ports: ports)
+    }
+
+    private static func start(in directory: URL, ports: [Int]) async throws -> SeaweedFS {
         let process = try LocalProcess.start(
             executable,
             [
@@ -44,6 +56,6 @@ struct SeaweedFS {
             process.stop()
             throw error
         }
-        return SeaweedFS(process: process, endpoint: endpoint)
+        return SeaweedFS(process: process, endpoint: endpoint, directory: directory, ports: ports)
     }
 }

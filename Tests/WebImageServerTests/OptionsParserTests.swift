@@ -29,6 +29,8 @@ struct OptionsParserTests {
         #expect(o.extendGravity == GravityOption(.south, x: 5, y: 6))
         let short = try options("resize:force:10")
         #expect(short.resizingType == .force && short.width == 10 && short.height == 0)
+        #expect(try options("resizing_type:fill").resizingType == .fill)
+        #expect(try options("rt:auto").resizingType == .auto)
     }
 
     @Test func sizeSkipsEmptyArguments() throws {
@@ -110,6 +112,7 @@ struct OptionsParserTests {
         #expect(try options("format:jpg").format == .jpeg)
         #expect(try options("ext:webp").format == .webp)
         #expect(try options("fq:webp:50:jpeg:70").formatQuality == [.webp: 50, .jpeg: 70])
+        #expect(try options("format_quality:avif:40").formatQuality == [.avif: 40])
         #expect(status("f:xyz") == 404)
         #expect(status("fq:webp") == 404)
         #expect(status("fq:webp:101") == 404)

@@ -49,6 +49,22 @@ struct ServerPixelTests {
         }
     }
 
+    @Test func blurSoftensAndSharpenSteepensTheRedBlueEdge() async throws {
+        try await ServerHarness.run { harness in
+            // geometry.png at its own size (200x100, PNG: lossless): the edge lies between x = 99 and x = 100.
+            func edge(_ options: String) async throws -> (RGBA, RGBA) {
+                let image = try ServerHarness.image(try await harness.get(harness.url(options, "/geometry.png")))
+                return (image.pixels[97, 50], image.pixels[99, 50])
+            }
+            let (plainNear, plainAt) = try await edge("q:90")
+            #expect(plainNear.red == 255 && plainAt.red == 255 && plainAt.blue == 0)
+            let (_, blurredAt) = try await edge("bl:3")
+            #expect(blurredAt.red < 230 && blurredAt.blue > 25, "blur mixes the colours across the edge: \(blurredAt)")
+            let (_, sharpAt) = try await edge("bl:3/sh:3")
+            #expect(sharpAt.blue < blurredAt.blue, "sharpen pulls the edge back: \(sharpAt) vs \(blurredAt)")
+        }
+    }
+
     @Test func smartGravityKeepsTheDetailedPart() async throws {
         try await ServerHarness.run { harness in
             // A flat grey 300×100 image with a black-and-white checkerboard in its right third.

@@ -95,9 +95,11 @@ public final class ImageManager: Sendable {
         return ImageResult(image: image, data: nil, cacheType: .memory, url: request.url, metrics: ImageMetrics())
     }
 
-    /// Runs `request` for `subscriber`: a memory hit at once, else joins (or starts) the run for its key.
+    /// Runs `request` for `subscriber`: a memory hit at once, else joins (or starts) the run for its key. The
+    /// subscriber is made only on a miss, so a memory hit allocates nothing for it.
     func perform(
-        _ request: ImageRequest, subscriber: WorkSubscriber<RunEvent>, events: ImageTaskEvents
+        _ request: ImageRequest, subscriber makeSubscriber: @autoclosure () -> WorkSubscriber<RunEvent>,
+        events: ImageTaskEvents
     ) async throws(WebImageError) -> ImageResult {
         defer { events.finish() }
         let start = ContinuousClock.now
@@ -116,7 +118,7 @@ public final class ImageManager: Sendable {
             if let hit = try await lookup.cachedResult() { return hit }
         }
         do {
-            return try await runs.value(for: Self.runKey(for: request), subscriber: subscriber) { _, run in
+            return try await runs.value(for: Self.runKey(for: request), subscriber: makeSubscriber()) { _, run in
                 return { await ImagePipeline(manager: self, request: request, run: run).execute() }
             }
         } catch {

@@ -23,9 +23,12 @@ swift build -c release --scratch-path .build-release --product webimage >/dev/nu
 BIN=$PWD/.build-release/release/webimage
 WORK=$(mktemp -d)
 PIDS=()
+NGINX=
 cleanup() {
-    [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # nginx gets SIGTERM and is waited for, so its workers go with it (they would keep the build lock's descriptor).
+    if [ -n "${NGINX:-}" ]; then kill "$NGINX" 2>/dev/null && wait "$NGINX" 2>/dev/null || true; fi
+    # SIGKILL for the rest: SeaweedFS takes its time over SIGTERM.
+    for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     rm -rf "$WORK"
 }
@@ -52,6 +55,14 @@ PIDS+=($!)
 STORE=http://127.0.0.1:18194
 wait_for "$STORE/"
 curl -sf -X PUT --aws-sigv4 "aws:amz:us-east-1:s3" --user scale-out:scale-out-secret "$STORE/scale-out" >/dev/null
+# SeaweedFS allocates its volumes at the first write, which can outlast a node's store timeout (the node would then
+# skip the tier and fetch an original itself): write one object first.
+curl -sf -X PUT --aws-sigv4 "aws:amz:us-east-1:s3" --user scale-out:scale-out-secret --data-binary warm \
+    -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" \
+    "$STORE/scale-out/warm-up" >/dev/null
+curl -sf -X DELETE --aws-sigv4 "aws:amz:us-east-1:s3" --user scale-out:scale-out-secret \
+    -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" "$STORE/scale-out/warm-up" \
+    >/dev/null
 export WEBIMAGE_S3_ACCESS_KEY=scale-out WEBIMAGE_S3_SECRET_KEY=scale-out-secret
 
 # node PORT [extra flags]: a `webimage serve` with its own cache directory.
@@ -71,19 +82,23 @@ for port in "${NODES[@]}"; do node "$port" "${SHARED[@]}"; done
 mkdir -p "$WORK/nginx"
 nginx_config() {
     {
-        echo "worker_processes 1; daemon off; pid $WORK/nginx/nginx.pid; error_log $WORK/nginx/error.log;"
+        echo "worker_processes auto; daemon off; pid $WORK/nginx/nginx.pid; error_log $WORK/nginx/error.log;"
         echo "user root; events { worker_connections 1024; }"
         echo "http { access_log off; upstream webimage { hash \$request_uri consistent;"
-        for port in "$@"; do echo "server 127.0.0.1:$port;"; done
+        for port in "$@"; do echo "server 127.0.0.1:$port max_fails=0;"; done
         echo "keepalive 32; }"
         echo "server { listen 127.0.0.1:18200; location / { proxy_pass http://webimage; proxy_http_version 1.1;"
         echo "proxy_set_header Connection \"\"; proxy_next_upstream error timeout http_502 http_503;"
-        echo "proxy_next_upstream_tries 3; proxy_connect_timeout 1s; add_header X-Upstream \$upstream_addr always; } } }"
+        echo "proxy_next_upstream_tries 3; proxy_connect_timeout 1s; add_header X-Upstream \$upstream_addr always; } }"
+        # The lone node of the throughput comparison behind the same proxy, to tell nginx's cost from the cluster's.
+        echo "upstream lone { server 127.0.0.1:18210; keepalive 32; }"
+        echo "server { listen 127.0.0.1:18209; location / { proxy_pass http://lone; proxy_http_version 1.1;"
+        echo "proxy_set_header Connection \"\"; } } }"
     } >"$WORK/nginx/nginx.conf"
 }
 nginx_config "${NODES[@]}"
 nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
-PIDS+=($!)
+NGINX=$!
 wait_for http://127.0.0.1:18200/health
 FRONT=http://127.0.0.1:18200
 
@@ -151,6 +166,7 @@ measure "nginx + 3 nodes" "$FRONT"
 node 18210
 cut -d' ' -f1 "$WORK/keys.txt" | xargs -P 8 -I{} curl -s -o /dev/null "http://127.0.0.1:18210{}"
 measure "1 node alone" http://127.0.0.1:18210
+measure "nginx + 1 node" http://127.0.0.1:18209
 
 echo
 echo "## A 4th node added with nginx -s reload"

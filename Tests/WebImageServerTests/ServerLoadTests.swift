@@ -28,6 +28,32 @@ struct ServerLoadTests {
         }
     }
 
+    @Test func aWaiterShowsInTheGaugesAndGivesUpAfterTheQueueTimeoutWith503() async throws {
+        try await ServerHarness.run(configure: {
+            $0.limits.processingSlots = 1
+            $0.limits.processingQueue = 1
+            $0.limits.queueTimeout = .seconds(2)
+        }) { harness in
+            let gate = harness.server.responder.gate
+            let serverMetrics = harness.server.responder.metrics
+            let blocker = try await ProcessingGateTests.Blocker(gate, holding: 1)
+            async let waiting = harness.get(harness.url("w:30", "/geometry.png"))
+            // The exported text, read in process: the test client's one connection is busy with the waiting request.
+            // The gauge follows the queue a moment later (it is set outside the gate's lock).
+            let exported: @Sendable () -> MetricsText = {
+                MetricsText(String(decoding: serverMetrics.text(shared: nil), as: UTF8.self))
+            }
+            try await ProcessingGateTests.Blocker.until {
+                gate.waiting == 1 && exported().value("webimage_processing_queue_depth") == 1
+            }
+            #expect(exported().value("webimage_processing_in_flight") == 1, "\(exported().text)")
+            let response = try await waiting
+            #expect(response.status.code == 503)
+            #expect(response.headers[.retryAfter] == "1")
+            try await blocker.open()
+        }
+    }
+
     @Test(arguments: [64 * 1024 * 1024, 0])
     func cacheHitsAndNotModifiedDoNotWaitBehindProcessing(memoryBytes: Int) async throws {
         try await ServerHarness.run(configure: {

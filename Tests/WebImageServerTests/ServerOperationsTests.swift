@@ -2,7 +2,8 @@ import Foundation
 import HummingbirdTesting
 import Testing
 import WebImage
-import WebImageServer
+
+@testable import WebImageServer
 
 /// `/metrics`, the request log, HEAD's Content-Length, the origin's Last-Modified, AVIF and GIF results.
 @Suite("Server: metrics, logs and the issue 18 leftovers")
@@ -104,4 +105,15 @@ struct ServerOperationsTests {
             #expect(webp.headers[.contentType] == "image/webp")
         }
     }
+
+    @Test(arguments: [
+        (WebImageError.Code.timedOut, 504, "timeout"), (.bodyTooLarge, 422, "too_large"),
+        (.forbiddenSource, 404, "forbidden"), (.connectionFailed, 404, "unreachable"), (.cancelled, 503, "cancelled"),
+    ])
+    func originFailuresMapToImgproxysStatusAndAMetricsKind(code: WebImageError.Code, status: Int, kind: String) {
+        let mapped = SourceFetcher.map(WebImageError(code, "test"))
+        #expect(mapped.status == status)
+        #expect(mapped.originFailure == kind)
+    }
+
 }

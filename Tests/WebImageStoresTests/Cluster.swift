@@ -33,6 +33,38 @@ struct Cluster {
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Starts an origin serving `sources` distinct JPEGs at `/s0.jpg`, `/s1.jpg`, …, a cluster of `nodes` in front of
+    /// it, runs `body` and stops everything (also when `body` throws).
+    static func run(
+        sources: Int, nodes: Int, _ body: (inout Cluster) async throws -> Void
+    ) async throws {
+        let origin = TestImageServer()
+        try await origin.start()
+        for index in 0..<sources {
+            let pixels = PixelBuffer(
+                width: 96, height: 64,
+                filledWith: RGBA(red: UInt8(index * 5), green: UInt8(255 - index * 5), blue: UInt8(index % 7 * 30)))
+            let jpeg = try ImageCoders.default.encode(Image(pixels: pixels), as: .jpeg, options: .default)
+            origin.register(jpeg, at: "/s\(index).jpg", contentType: "image/jpeg")
+        }
+        var cluster: Cluster
+        do {
+            cluster = try await start(nodes: nodes, origin: origin)
+        } catch {
+            try await origin.shutdown()
+            throw error
+        }
+        do {
+            try await body(&cluster)
+        } catch {
+            cluster.stop()
+            try await origin.shutdown()
+            throw error
+        }
+        cluster.stop()
+        try await origin.shutdown()
+    }
+
     /// Starts the store, the origin, `count` nodes and nginx.
     static func start(nodes count: Int, origin: TestImageServer) async throws -> Cluster {
         let seaweed = try await SeaweedFS.start()

@@ -28,24 +28,7 @@ import WebImageTesting
     }
 
     @Test func rollingRestartUnderLoadThenTheStoreDownAndBack() async throws {
-        let origin = TestImageServer()
-        try await origin.start()
-        for index in 0..<Self.sources {
-            let pixels = PixelBuffer(
-                width: 80, height: 60, filledWith: RGBA(red: UInt8(index * 12), green: 90, blue: UInt8(255 - index)))
-            let jpeg = try ImageCoders.default.encode(Image(pixels: pixels), as: .jpeg, options: .default)
-            origin.register(jpeg, at: "/o\(index).jpg", contentType: "image/jpeg")
-        }
-        var cluster = try await Cluster.start(nodes: 3, origin: origin)
-        do {
-            try await check(&cluster)
-        } catch {
-            cluster.stop()
-            try await origin.shutdown()
-            throw error
-        }
-        cluster.stop()
-        try await origin.shutdown()
+        try await Cluster.run(sources: Self.sources, nodes: 3) { try await check(&$0) }
     }
 
     private func urls(_ cluster: Cluster, widths: [Int], sources: Range<Int> = 0..<sources) -> [String] {
@@ -54,7 +37,7 @@ import WebImageTesting
             widths.map { width in
                 var options = ProcessingOptions()
                 options.width = width
-                return builder.url(options, source: cluster.origin.url("/o\(index).jpg").absoluteString)
+                return builder.url(options, source: cluster.origin.url("/s\(index).jpg").absoluteString)
             }
         }
     }

@@ -13,25 +13,7 @@ import WebImageTesting
     static let widths = [16, 24, 32, 40, 48, 56]
 
     @Test func eachSourceIsFetchedOnceAndKeysMoveOnlyAsTheRingSays() async throws {
-        let origin = TestImageServer()
-        try await origin.start()
-        for index in 0..<Self.sources {
-            let pixels = PixelBuffer(
-                width: 96, height: 64,
-                filledWith: RGBA(red: UInt8(index * 5), green: UInt8(255 - index * 5), blue: UInt8(index % 7 * 30)))
-            let jpeg = try ImageCoders.default.encode(Image(pixels: pixels), as: .jpeg, options: .default)
-            origin.register(jpeg, at: "/s\(index).jpg", contentType: "image/jpeg")
-        }
-        var cluster = try await Cluster.start(nodes: 3, origin: origin)
-        do {
-            try await check(&cluster)
-        } catch {
-            cluster.stop()
-            try await origin.shutdown()
-            throw error
-        }
-        cluster.stop()
-        try await origin.shutdown()
+        try await Cluster.run(sources: Self.sources, nodes: 3) { try await check(&$0) }
     }
 
     private func check(_ cluster: inout Cluster) async throws {

@@ -112,11 +112,14 @@ struct ServeCommand: AsyncParsableCommand {
         let app = server.makeApplication(host: host, port: port) { port in
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
         }
+        // Past the grace period the server is cancelled; 2 s later the process exits whatever is left
+        // (ShutdownDeadline), rather than through ServiceGroup's cancellation timeout, which traps.
+        let deadline = ShutdownDeadline(deadline: gracePeriod + .seconds(2), logger: configuration.logger)
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: configuration.logger)
+            services: [.init(service: app), .init(service: deadline, successTerminationBehavior: .ignore)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger)
         group.maximumGracefulShutdownDuration = gracePeriod
-        group.maximumCancellationDuration = .seconds(2)
+        group.maximumCancellationDuration = nil
         do {
             try await ServiceGroup(configuration: group).run()
         } catch {

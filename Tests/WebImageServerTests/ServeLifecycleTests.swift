@@ -120,4 +120,49 @@ struct ServeLifecycleTests {
         #expect(entries.count >= 2, "the original and the result are on disk: \(entries)")
         try await origin.shutdown()
     }
+
+    @Test func aRequestStuckPastTheShutdownTimeoutEndsInACleanExit() async throws {
+        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
+        let origin = TestImageServer()
+        try await origin.start()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [
+            "serve", "--port", "0", "--no-cache", "--allow-loopback-sources", "--shutdown-timeout", "1",
+            "--download-timeout", "120", "--timeout", "120",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let port = try #require(Int(text.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(text)")
+        // The origin holds the source back for good (its gate is never opened).
+        let source = origin.url("/fixtures/corpus/images/gen_alpha.png").absoluteString + "?gate=never"
+        let encoded = try #require(source.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["--silent", "-o", "/dev/null", "http://127.0.0.1:\(port)/insecure/w:20/plain/" + encoded]
+        try curl.run()
+        await origin.waitForRequests("/fixtures/corpus/images/gen_alpha.png")
+        kill(process.processIdentifier, SIGTERM)
+        await Self.offPool { process.waitUntilExit() }
+        #expect(process.terminationReason == .exit, "not a trap or a signal")
+        #expect(process.terminationStatus == 0)
+        curl.terminate()
+        await Self.offPool { curl.waitUntilExit() }
+        origin.openGate("never")
+        try await origin.shutdown()
+    }
+
 }

@@ -17,7 +17,7 @@ struct ShutdownDeadline: Service {
     func run() async throws {
         // Returns when the graceful shutdown starts; throws when the group is cancelled first (nothing to do then).
         try await gracefulShutdown()
-        let (logger, seconds) = (logger, deadline.seconds)
+        let (logger, seconds) = (logger, deadline.inSeconds)
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
             logger.warning(
                 "requests still in flight at the shutdown deadline; exiting",
@@ -25,9 +25,4 @@ struct ShutdownDeadline: Service {
             exit(0)
         }
     }
-}
-
-extension Duration {
-    /// This duration in seconds.
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -15,6 +15,17 @@ struct ServeCommandTests {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// What a started process has written to `pipe` up to its first line break (its `listening on` line).
+    static func firstLine(of pipe: Pipe) -> String {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
     /// Runs `curl arguments…` and returns its standard output.
     static func curl(_ arguments: [String]) throws -> String {
         let process = Process()
@@ -49,13 +60,7 @@ struct ServeCommandTests {
             process.waitUntilExit()
             try? FileManager.default.removeItem(at: home)
         }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = Self.firstLine(of: output)
         let prefix = "listening on http://127.0.0.1:"
         #expect(text.hasPrefix(prefix), "\(text)")
         let port = try #require(Int(text.dropFirst(prefix.count).prefix { $0.isNumber }))

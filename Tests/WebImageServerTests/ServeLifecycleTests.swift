@@ -23,6 +23,12 @@ struct ServeLifecycleTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// The port in the `listening on http://HOST:PORT` line a started `webimage serve` wrote to `output`.
+    static func port(of output: Pipe) throws -> Int {
+        let text = ServeCommandTests.firstLine(of: output)
+        return try #require(Int(text.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(text)")
+    }
+
     /// Runs blocking `body` on a Dispatch thread, leaving Swift's cooperative threads free.
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
@@ -71,14 +77,7 @@ struct ServeLifecycleTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        let port = try #require(Int(text.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(text)")
+        let port = try Self.port(of: output)
         let base = "http://127.0.0.1:\(port)"
 
         // A request whose source the origin holds back until the gate opens.
@@ -139,14 +138,7 @@ struct ServeLifecycleTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        let port = try #require(Int(text.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(text)")
+        let port = try Self.port(of: output)
         // The origin holds the source back for good (its gate is never opened).
         let source = origin.url("/fixtures/corpus/images/gen_alpha.png").absoluteString + "?gate=never"
         let encoded = try #require(source.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed))

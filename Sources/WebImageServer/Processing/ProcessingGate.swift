@@ -26,6 +26,12 @@ final class ProcessingGate: Sendable {
         var timers: [Int: Task<Void, Never>] = [:]
         /// Counts the times processing went idle or busy, so an idle callback sees whether it still is.
         var idleEpoch = 0
+
+        /// Takes a free slot for a run.
+        mutating func admit() {
+            running += 1
+            idleEpoch += 1
+        }
     }
 
     let slots: Int
@@ -100,8 +106,7 @@ final class ProcessingGate: Sendable {
         let decision = state.withLockedValue { state -> Decision in
             if reserved { state.reserved -= 1 }
             if state.running < slots {
-                state.running += 1
-                state.idleEpoch += 1
+                state.admit()
                 return .run
             }
             return state.waiting.count < queueLimit ? .wait : .refuse
@@ -128,8 +133,7 @@ final class ProcessingGate: Sendable {
             await withCheckedContinuation { continuation in
                 let admitted = state.withLockedValue { state -> Bool? in
                     if state.running < slots {
-                        state.running += 1
-                        state.idleEpoch += 1
+                        state.admit()
                         return true
                     }
                     guard state.waiting.count < queueLimit, !Task.isCancelled else { return false }

@@ -72,11 +72,7 @@ struct Cluster {
             let setup = S3Client(
                 configuration: .init(
                     endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
-            try await setup.createBucket(bucket)
-            // SeaweedFS allocates its volumes at the first write, which can take longer than the nodes' store timeout;
-            // a node would then skip the tier (by design) and fetch an original the lease should have given another.
-            _ = try await setup.put(bucket: bucket, key: "warm-up", data: Data("warm".utf8), onlyIfAbsent: false)
-            try await setup.delete(bucket: bucket, key: "warm-up")
+            try await setup.createBucketReadyForWrites(bucket)
             try await setup.shutdown()
             let home = try LocalProcess.temporaryDirectory("cluster")
             var nodes: [Int: LocalProcess] = [:]

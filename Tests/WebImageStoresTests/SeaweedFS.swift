@@ -59,3 +59,14 @@ struct SeaweedFS {
         return SeaweedFS(process: process, endpoint: endpoint, directory: directory, ports: ports)
     }
 }
+
+extension S3Client {
+    /// Creates `bucket` and writes one object into it. SeaweedFS allocates its volumes at the first write, which can
+    /// take longer than a store timeout; a shared tier would then skip the store (by design) and a test that counts
+    /// lease winners or origin fetches would see one extra.
+    func createBucketReadyForWrites(_ bucket: String) async throws {
+        try await createBucket(bucket)
+        _ = try await put(bucket: bucket, key: "warm-up", data: Data("warm".utf8), onlyIfAbsent: false)
+        try await delete(bucket: bucket, key: "warm-up")
+    }
+}

@@ -186,7 +186,7 @@ import WebImageTesting
         let client = S3Client(
             configuration: .init(endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
         do {
-            try await client.createBucket("images")
+            try await client.createBucketReadyForWrites("images")
             try await body(SharedStore(location: try SharedStoreLocation("s3://images/cluster"), client: client))
         } catch {
             try await client.shutdown()

@@ -26,7 +26,7 @@ import WebImageTesting
 
         let setup = S3Client(
             configuration: .init(endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
-        try await setup.createBucket("cluster")
+        try await setup.createBucketReadyForWrites("cluster")
         try await setup.shutdown()
 
         let second = try Self.node(seaweed, peers: [])

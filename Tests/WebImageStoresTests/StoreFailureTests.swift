@@ -13,7 +13,7 @@ import WebImage
         let client = S3Client(
             configuration: .init(endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
         do {
-            try await client.createBucket("replicated")
+            try await client.createBucketReadyForWrites("replicated")
             let store = SharedStore(location: try SharedStoreLocation("s3://replicated/r"), client: client)
             let payloads = (0..<40).map { index in
                 Data((0..<(2_000 + index * 97)).map { UInt8(truncatingIfNeeded: $0 &* (index + 3)) })

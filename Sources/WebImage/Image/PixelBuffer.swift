@@ -59,11 +59,19 @@ public struct PixelBuffer: Sendable, Equatable {
 
     /// Whether every pixel is fully opaque.
     public var isOpaque: Bool {
-        bytes.withUnsafeBufferPointer { pixels in
-            var index = 3
-            while index < pixels.count {
-                if pixels[index] != 255 { return false }
-                index += 4
+        // Alpha is the high byte of each pixel read as a little-endian word; the words are ANDed in blocks, without
+        // a branch per pixel, so the loop vectorises.
+        bytes.withUnsafeBytes { raw in
+            let count = raw.count / 4
+            var block = 0
+            while block < count {
+                let end = min(block + 1024, count)
+                var all: UInt32 = .max
+                for index in block..<end {
+                    all &= UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
+                }
+                if all >> 24 != 255 { return false }
+                block = end
             }
             return true
         }

@@ -40,10 +40,12 @@ enum PixelConversion {
                     index += 4
                 }
             }
-            // `max(0, x)` is 0 when x is NaN (a colour divided by a denormal alpha), so no NaN reaches `Int32(_:)`.
+            // `max(0, x)` is 0 when x is NaN (a colour divided by a denormal alpha). Adding 1.5 * 2^23 to a value in
+            // 0...255 leaves it, rounded to the nearest integer, in the low bits of the sum's significand: a
+            // conversion without the trap check of `Int32(_:)`, so the loop vectorises.
             for index in 0..<count {
-                let clamped = min(max(0, floats[index]), 255) + 0.5
-                bytes[index] = UInt8(truncatingIfNeeded: Int32(clamped))
+                let shifted = min(max(0, floats[index]), 255) + 12_582_912
+                bytes[index] = UInt8(truncatingIfNeeded: shifted.bitPattern)
             }
         }
     }

@@ -1,0 +1,136 @@
+/// The working memory of one band of a ``SeparableConvolution``, and its two passes.
+///
+/// Source rows are loaded into floats (premultiplied unless opaque), filtered horizontally into a ring that holds
+/// the last `vertical.stride` filtered rows, and each output row is the weighted sum of the ring rows it needs.
+/// Both weight tables guarantee that an output's first tap never moves backwards, so every source row is filtered
+/// once per band.
+///
+/// The horizontal pass runs every output over the table's full `stride` (the weights past an output's `count` are
+/// zero), reading past the end of the source row into zero padding: a fixed trip count with four accumulators keeps
+/// the adds independent. The vertical pass sums four outputs at a time, so each weight is loaded once per four.
+struct ConvolutionBand: ~Copyable {
+    private let horizontal: ResamplingWeights
+    private let vertical: ResamplingWeights
+    private let sourceWidth: Int
+    private let opaque: Bool
+    /// One source row in floats, then `horizontal.stride` zeros.
+    private let line: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// `vertical.stride` horizontally filtered rows; source row `r` lives in slot `r % vertical.stride`.
+    private let ring: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// One output row before conversion to bytes.
+    private let sums: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// The ring rows and weights of the output row being summed.
+    private let taps: UnsafeMutableBufferPointer<UnsafePointer<SIMD4<Float>>>
+    /// The first source row not yet in the ring.
+    private var nextRow = 0
+
+    init(horizontal: ResamplingWeights, vertical: ResamplingWeights, sourceWidth: Int, opaque: Bool) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.sourceWidth = sourceWidth
+        self.opaque = opaque
+        let width = horizontal.outputSize
+        line = .allocate(capacity: sourceWidth + horizontal.stride)
+        line.initialize(repeating: .zero)
+        ring = .allocate(capacity: width * vertical.stride)
+        ring.initialize(repeating: .zero)
+        sums = .allocate(capacity: width)
+        sums.initialize(repeating: .zero)
+        taps = .allocate(capacity: vertical.stride)
+        taps.initialize(repeating: UnsafePointer(ring.baseAddress!))
+    }
+
+    deinit {
+        line.deallocate()
+        ring.deallocate()
+        sums.deallocate()
+        taps.deallocate()
+    }
+
+    /// Writes output row `row` as RGBA8 into `output`; `source` gives a source row's bytes.
+    mutating func filterRow(
+        _ row: Int, source: (Int) -> UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) {
+        let first = vertical.starts[row]
+        let count = max(vertical.counts[row], 1)
+        nextRow = max(nextRow, first)
+        while nextRow < first + count {
+            PixelConversion.load(
+                source(nextRow), into: UnsafeMutableBufferPointer(rebasing: line[0..<sourceWidth]),
+                premultiply: !opaque)
+            filterHorizontally(into: slot(nextRow))
+            nextRow += 1
+        }
+        for tap in 0..<count { taps[tap] = UnsafePointer(slot(first + tap)) }
+        vertical.weights.withUnsafeBufferPointer { weights in
+            sumVertically(count: count, weights: weights.baseAddress! + row * vertical.stride)
+        }
+        PixelConversion.store(sums, into: output, unpremultiply: !opaque)
+    }
+
+    private func slot(_ sourceRow: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+        ring.baseAddress! + (sourceRow % vertical.stride) * horizontal.outputSize
+    }
+
+    private func filterHorizontally(into output: UnsafeMutablePointer<SIMD4<Float>>) {
+        let pixels = line.baseAddress!
+        let stride = horizontal.stride
+        horizontal.weights.withUnsafeBufferPointer { coefficients in
+            horizontal.starts.withUnsafeBufferPointer { starts in
+                var weights = coefficients.baseAddress!
+                for x in 0..<horizontal.outputSize {
+                    let source = pixels + starts[x]
+                    var sum0 = SIMD4<Float>.zero
+                    var sum1 = SIMD4<Float>.zero
+                    var sum2 = SIMD4<Float>.zero
+                    var sum3 = SIMD4<Float>.zero
+                    var tap = 0
+                    while tap &+ 3 < stride {
+                        sum0 += source[tap] * weights[tap]
+                        sum1 += source[tap &+ 1] * weights[tap &+ 1]
+                        sum2 += source[tap &+ 2] * weights[tap &+ 2]
+                        sum3 += source[tap &+ 3] * weights[tap &+ 3]
+                        tap &+= 4
+                    }
+                    while tap < stride {
+                        sum0 += source[tap] * weights[tap]
+                        tap &+= 1
+                    }
+                    output[x] = (sum0 + sum1) + (sum2 + sum3)
+                    weights += stride
+                }
+            }
+        }
+    }
+
+    private func sumVertically(count: Int, weights: UnsafePointer<Float>) {
+        let width = horizontal.outputSize
+        let output = sums.baseAddress!
+        var x = 0
+        while x + 4 <= width {
+            var sum0 = SIMD4<Float>.zero
+            var sum1 = SIMD4<Float>.zero
+            var sum2 = SIMD4<Float>.zero
+            var sum3 = SIMD4<Float>.zero
+            for tap in 0..<count {
+                let source = taps[tap] + x
+                let weight = weights[tap]
+                sum0 += source[0] * weight
+                sum1 += source[1] * weight
+                sum2 += source[2] * weight
+                sum3 += source[3] * weight
+            }
+            output[x] = sum0
+            output[x + 1] = sum1
+            output[x + 2] = sum2
+            output[x + 3] = sum3
+            x += 4
+        }
+        while x < width {
+            var sum = SIMD4<Float>.zero
+            for tap in 0..<count { sum += taps[tap][x] * weights[tap] }
+            output[x] = sum
+            x += 1
+        }
+    }
+}

@@ -67,12 +67,14 @@ struct OptionsParserTests {
         ("el:yes", "enlarge", false), ("el:2", "enlarge", false), ("ex:1", "extend", true),
         ("extend:0", "extend", false), ("sm:0", "stripMetadata", false), ("strip_metadata:1", "stripMetadata", true),
         ("ar:f", "autoRotate", false), ("auto_rotate:true", "autoRotate", true), ("att:1", "returnAttachment", true),
-        ("return_attachment:x", "returnAttachment", false),
+        ("return_attachment:x", "returnAttachment", false), ("scp:0", "stripColorProfile", false),
+        ("strip_color_profile:1", "stripColorProfile", true),
     ])
     func booleanOptionsParseAsGoDoes(path: String, field: String, value: Bool) throws {
         let o = try options(path)
         let fields = [
             "enlarge": o.enlarge, "extend": o.extend, "stripMetadata": o.stripMetadata, "autoRotate": o.autoRotate,
+            "stripColorProfile": o.stripColorProfile,
             "returnAttachment": o.returnAttachment,
         ]
         #expect(fields[field] == value)

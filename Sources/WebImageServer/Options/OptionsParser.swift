@@ -48,6 +48,7 @@ struct OptionsParser: Sendable {
             try OptionArguments.ensureMax("format", args, 1)
             o.format = try OutputFormat.named(args[0], option: "format")
         case "strip_metadata", "sm": o.stripMetadata = try bool("strip_metadata", args)
+        case "strip_color_profile", "scp": o.stripColorProfile = try bool("strip_color_profile", args)
         case "auto_rotate", "ar": o.autoRotate = try bool("auto_rotate", args)
         case "cachebuster", "cb":
             try OptionArguments.ensureMax("cachebuster", args, 1)

@@ -33,6 +33,7 @@ extension ProcessingOptions {
             parts.append("format_quality:" + pairs.map { "\(Self.name($0.key)):\($0.value)" }.joined(separator: ":"))
         }
         if !stripMetadata { parts.append("strip_metadata:0") }
+        if !stripColorProfile { parts.append("strip_color_profile:0") }
         if !autoRotate { parts.append("auto_rotate:0") }
         if !cacheBuster.isEmpty { parts.append("cachebuster:\(cacheBuster)") }
         if let expires { parts.append("expires:\(expires)") }

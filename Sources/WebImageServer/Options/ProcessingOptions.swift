@@ -44,6 +44,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var format: ImageFormat?
     /// Whether metadata is removed (results never carry any: the encoders write none).
     public var stripMetadata = true
+    /// Whether an embedded ICC profile is converted to sRGB and left out of the result (imgproxy's
+    /// `strip_color_profile`, on by default). Off, the pixels stay in the source's colour space and the result
+    /// carries its profile, where the output format has room for one (JPEG, PNG, WebP, AVIF; not GIF).
+    public var stripColorProfile = true
     /// Whether the EXIF orientation is applied.
     public var autoRotate = true
     /// Changes the cache identity only.
@@ -70,6 +74,7 @@ public struct ProcessingOptions: Sendable, Hashable {
             "ex:\(extend):\(extendGravity)", "g:\(gravity)", "c:\(cropWidth):\(cropHeight):\(effectiveCropGravity)",
             "rot:\(rotate)", "bl:\(blur)", "sh:\(sharpen)", "q:\(quality)", "sm:\(stripMetadata)", "ar:\(autoRotate)",
         ]
+        if !stripColorProfile { parts.append("scp:false") }
         if let background { parts.append("bg:\(background.red):\(background.green):\(background.blue)") }
         for (format, value) in formatQuality.sorted(by: { $0.key.name < $1.key.name }) {
             parts.append("fq:\(format.name):\(value)")

@@ -30,6 +30,8 @@ struct ImageProcessor: Sendable {
     /// The formats the server writes, and of those the ones that animate.
     static let writable: [ImageFormat] = [.jpeg, .png, .webp, .avif, .gif]
     static let animatable: Set<ImageFormat> = [.webp, .gif]
+    /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
+    static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif]
 
     /// Processes `data` into `format`, or, when `format` is `nil`, into the source's format if writable, else PNG
     /// for transparent images and JPEG for opaque ones.
@@ -50,7 +52,10 @@ struct ImageProcessor: Sendable {
         let planned = plannedGeometry(info, options: options)
         let decoding = DecodingOptions(
             targetSize: Self.shrinkTarget(planned), firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
-            limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution), keepsMetadata: !options.stripMetadata
+            limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution),
+            // Without a requested format the result is JPEG or PNG, which both carry a profile.
+            keepsColorProfile: !options.stripColorProfile && candidate.map(Self.profileCarrying.contains) ?? true,
+            keepsMetadata: !options.stripMetadata
         )
         let decodeStart = ContinuousClock.now
         var image: Image
@@ -119,7 +124,11 @@ struct ImageProcessor: Sendable {
         let encodeStart = ContinuousClock.now
         let data = try Self.library { () throws(WebImageError) in
             try coders.encode(
-                result, as: format, options: EncodingOptions(quality: quality, embedsMetadata: !options.stripMetadata))
+                result, as: format,
+                options: EncodingOptions(
+                    quality: quality,
+                    embedsColorProfile: !options.stripColorProfile && Self.profileCarrying.contains(format),
+                    embedsMetadata: !options.stripMetadata))
         }
         timings.encode = encodeStart.secondsUntilNow
         return ProcessedImage(data: data, format: format, size: image.size, timings: timings)

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTesting
+
+@testable import WebImageServer
+
+/// `strip_color_profile`: by default a Display P3 source comes out as sRGB pixels without a profile; with
+/// `strip_color_profile:0` the pixels stay P3 and the result carries the source's profile, where the format has room
+/// for one (imgproxy's `colorspaceToResult`).
+@Suite("Server: strip_color_profile")
+struct ColorProfileOptionTests {
+    private let processor = ImageProcessor(coders: ImageCoders.default, limits: ServerLimits())
+    private let keeping = DecodingOptions(keepsColorProfile: true)
+
+    private func options(strip: Bool) -> ProcessingOptions {
+        var options = ProcessingOptions()
+        options.width = 64
+        options.quality = 100
+        options.stripColorProfile = strip
+        return options
+    }
+
+    @Test(arguments: [ImageFormat.jpeg, .png, .webp, .avif])
+    func theProfileIsConvertedByDefaultAndKeptOnRequest(format: ImageFormat) throws {
+        let source = try Fixtures.data("formats/images/jpeg_p3.jpg")
+        let profile = try #require(try ImageCoders.default.decode(source, options: keeping).colorProfile)
+
+        let stripped = try processor.process(source, options: options(strip: true), format: format)
+        #expect(try ImageCoders.default.decode(stripped.data, options: keeping).colorProfile == nil)
+
+        let kept = try processor.process(source, options: options(strip: false), format: format)
+        let keptImage = try ImageCoders.default.decode(kept.data, options: keeping)
+        #expect(keptImage.colorProfile == profile)
+        let strippedPixels = try ImageCoders.default.decode(stripped.data, options: .default).pixels
+        // Unconverted P3 numbers differ from their sRGB equivalents; converted on decode, they agree again, up to the
+        // two lossy encodings.
+        let shift = Self.meanDifference(keptImage.pixels, strippedPixels)
+        let converted = try ImageCoders.default.decode(kept.data, options: .default).pixels
+        let agreement = Self.meanDifference(converted, strippedPixels)
+        #expect(shift > 4 && agreement < shift / 3, "shift \(shift), after conversion \(agreement)")
+    }
+
+    @Test func aGIFHasNoRoomForAProfileSoItsColoursAreConverted() throws {
+        let source = try Fixtures.data("formats/images/jpeg_p3.jpg")
+        let stripped = try processor.process(source, options: options(strip: true), format: .gif)
+        let kept = try processor.process(source, options: options(strip: false), format: .gif)
+        #expect(try ImageCoders.default.decode(kept.data, options: keeping).colorProfile == nil)
+        #expect(kept.data == stripped.data)
+    }
+
+    @Test func keepingTheProfileIsPartOfTheResultsIdentity() {
+        #expect(options(strip: false).cacheIdentity != options(strip: true).cacheIdentity)
+        #expect(!options(strip: true).cacheIdentity.contains("scp"), "existing cache keys stay as they were")
+    }
+
+    /// The mean absolute difference of the colour channels.
+    static func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        var total = 0
+        var count = 0
+        for index in a.bytes.indices where index % 4 != 3 {
+            total += abs(Int(a.bytes[index]) - Int(b.bytes[index]))
+            count += 1
+        }
+        return Double(total) / Double(max(count, 1))
+    }
+}

@@ -5,8 +5,8 @@ import WebImageTesting
 
 @testable import WebImageServer
 
-/// `strip_metadata`: results carry no EXIF by default; with `strip_metadata:0` they keep the source's, its orientation
-/// tag set to upright when `auto_rotate` turned the pixels (imgproxy's behaviour through libvips).
+/// `strip_metadata`: results carry no EXIF or XMP by default; with `strip_metadata:0` they keep the source's, the EXIF
+/// orientation tag set to upright when `auto_rotate` turned the pixels (imgproxy's behaviour through libvips).
 @Suite("Server: strip_metadata")
 struct MetadataOptionTests {
     private let processor = ImageProcessor(coders: ImageCoders.default, limits: ServerLimits())
@@ -42,5 +42,19 @@ struct MetadataOptionTests {
         let kept = try processor.process(try source(), options: options, format: .jpeg)
         #expect(try ImageCoders.default.decode(kept.data, options: keep).exif != nil)
         #expect(try ImageCoders.default.info(of: kept.data).orientation == .right)
+    }
+
+    @Test func xmpIsKeptBesideEXIF() throws {
+        let source = try Data(
+            contentsOf: Fixtures.corpus.appendingPathComponent("images").appendingPathComponent(
+                "exif_Landscape_1.jpg"))
+        var options = ProcessingOptions()
+        options.width = 60
+        let xmp = try #require(try ImageCoders.default.decode(source, options: keep).xmp)
+        let stripped = try processor.process(source, options: options, format: .webp)
+        #expect(try ImageCoders.default.decode(stripped.data, options: keep).xmp == nil)
+        options.stripMetadata = false
+        let kept = try processor.process(source, options: options, format: .webp)
+        #expect(try ImageCoders.default.decode(kept.data, options: keep).xmp == xmp)
     }
 }

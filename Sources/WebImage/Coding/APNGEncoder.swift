@@ -6,7 +6,7 @@ import Foundation
 ///
 /// libspng writes only still PNGs, so the chunks are assembled here; rows are Paeth-filtered and compressed with
 /// zlib. Truecolour with alpha, or without when every frame is opaque; an ICC profile goes in `iCCP` and EXIF in
-/// `eXIf` when asked.
+/// `eXIf` and XMP in `iTXt` when asked.
 enum APNGEncoder {
     static func encode(_ image: Image, options: EncodingOptions) throws(WebImageError) -> Data {
         let color = EncodingColor(image, options: options)
@@ -17,33 +17,37 @@ enum APNGEncoder {
         }
         var png = Data(PNGChunks.signature)
         let colorType: UInt8 = opaque ? 2 : 6
-        append("IHDR", bigEndian(width) + bigEndian(height) + [8, colorType, 0, 0, 0], to: &png)
+        PNGChunks.append(
+            "IHDR", PNGChunks.bigEndian(width) + PNGChunks.bigEndian(height) + [8, colorType, 0, 0, 0], to: &png)
         if let profile = color.profile {
-            append("iCCP", Array("ICC Profile".utf8) + [0, 0] + (try compress(Array(profile))), to: &png)
+            PNGChunks.append("iCCP", Array("ICC Profile".utf8) + [0, 0] + (try compress(Array(profile))), to: &png)
         }
-        if let exif = color.exif { append("eXIf", Array(exif), to: &png) }
-        append(
-            "acTL", bigEndian(color.frames.count) + bigEndian(min(max(image.loopCount, 0), Int(Int32.max))), to: &png)
+        if let exif = color.exif { PNGChunks.append("eXIf", Array(exif), to: &png) }
+        if let xmp = color.xmp { PNGChunks.append("iTXt", XMPMetadata.pngPayload(xmp), to: &png) }
+        PNGChunks.append(
+            "acTL",
+            PNGChunks.bigEndian(color.frames.count) + PNGChunks.bigEndian(min(max(image.loopCount, 0), Int(Int32.max))),
+            to: &png)
         var sequence = 0
         for (index, frame) in color.frames.enumerated() {
             let milliseconds = frame.duration.isFinite ? Int(min(max((frame.duration * 1000).rounded(), 0), 65535)) : 0
             // Sequence number, size, offset (0, 0), delay as milliseconds / 1000, dispose none, blend source.
-            var control: [UInt8] = bigEndian(sequence)
-            control += bigEndian(width)
-            control += bigEndian(height)
+            var control: [UInt8] = PNGChunks.bigEndian(sequence)
+            control += PNGChunks.bigEndian(width)
+            control += PNGChunks.bigEndian(height)
             control += [0, 0, 0, 0, 0, 0, 0, 0]
             control += [UInt8(milliseconds >> 8), UInt8(milliseconds & 0xFF), 0x03, 0xE8, 0, 0]
-            append("fcTL", control, to: &png)
+            PNGChunks.append("fcTL", control, to: &png)
             sequence += 1
             let data = try compress(filtered(frame.pixels, opaque: opaque))
             if index == 0 {
-                append("IDAT", data, to: &png)
+                PNGChunks.append("IDAT", data, to: &png)
             } else {
-                append("fdAT", bigEndian(sequence) + data, to: &png)
+                PNGChunks.append("fdAT", PNGChunks.bigEndian(sequence) + data, to: &png)
                 sequence += 1
             }
         }
-        append("IEND", [], to: &png)
+        PNGChunks.append("IEND", [], to: &png)
         return png
     }
 
@@ -88,19 +92,5 @@ enum APNGEncoder {
         }
         guard status == Z_OK else { throw WebImageError(.encodingFailed, "zlib failed (\(status))") }
         return Array(output.prefix(Int(length)))
-    }
-
-    private static func append(_ type: String, _ payload: [UInt8], to png: inout Data) {
-        png.append(contentsOf: bigEndian(payload.count))
-        png.append(contentsOf: Array(type.utf8))
-        png.append(contentsOf: payload)
-        png.append(contentsOf: bigEndian(Int(CRC32.checksum(Data(type.utf8), Data(payload)))))
-    }
-
-    private static func bigEndian(_ value: Int) -> [UInt8] {
-        [
-            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
-            UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
-        ]
     }
 }

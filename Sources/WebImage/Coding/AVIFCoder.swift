@@ -31,7 +31,7 @@ public struct AVIFCoder: ImageCoding {
 
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
         try data.withImageBytes { bytes throws(WebImageError) in
-            try AVIFDecoder(bytes, readsEXIF: options.keepsMetadata).decode(options: options)
+            try AVIFDecoder(bytes, readsMetadata: options.keepsMetadata).decode(options: options)
         }
     }
 

@@ -8,14 +8,14 @@ import Foundation
 struct AVIFDecoder: ~Copyable {
     private let raw: UnsafeMutablePointer<avifDecoder>
 
-    /// Parses the container of `bytes` (which must stay valid while the decoder lives); its `Exif` item is read
-    /// only when `readsEXIF`.
-    init(_ bytes: UnsafeRawBufferPointer, readsEXIF: Bool = false) throws(WebImageError) {
+    /// Parses the container of `bytes` (which must stay valid while the decoder lives); its `Exif` and XMP items are
+    /// read only when `readsMetadata`.
+    init(_ bytes: UnsafeRawBufferPointer, readsMetadata: Bool = false) throws(WebImageError) {
         guard let raw = avifDecoderCreate() else { throw WebImageError(.tooLarge, "libavif could not start") }
         // As Chromium does: accept files that bend the rules (a missing `pixi` box, say) but decode fine.
         raw.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
-        raw.pointee.ignoreXMP = 1
-        raw.pointee.ignoreExif = readsEXIF ? 0 : 1
+        raw.pointee.ignoreXMP = readsMetadata ? 0 : 1
+        raw.pointee.ignoreExif = readsMetadata ? 0 : 1
         raw.pointee.maxThreads = Int32(clamping: max(ProcessInfo.processInfo.activeProcessorCount, 1))
         var status = avifDecoderSetIOMemory(raw, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
         if status == AVIF_RESULT_OK { status = avifDecoderParse(raw) }
@@ -89,13 +89,15 @@ struct AVIFDecoder: ~Copyable {
                     pixels: pixels.oriented(from: orientation),
                     duration: frameCount > 1 && duration.isFinite && duration > 0 ? duration : 0))
         }
-        let exif = raw.pointee.image.pointee.exif
+        let (exif, xmp) = (raw.pointee.image.pointee.exif, raw.pointee.image.pointee.xmp)
         return Image(
             frames: frames, format: .avif, sourceOrientation: orientation, isOpaque: hasAlpha ? nil : true,
             colorProfile: color.keptProfile,
             exif: exif.size > 0 && exif.data != nil
                 ? EXIFMetadata.kept(UnsafeRawBufferPointer(start: exif.data, count: exif.size), options: options)
-                : nil)
+                : nil,
+            xmp: xmp.size > 0 && xmp.data != nil
+                ? XMPMetadata.kept(UnsafeRawBufferPointer(start: xmp.data, count: xmp.size), options: options) : nil)
     }
 
     private func nextPixels(size: PixelSize, color: ColorHandling) throws(WebImageError) -> PixelBuffer {

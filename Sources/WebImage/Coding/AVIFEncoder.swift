@@ -25,6 +25,11 @@ enum AVIFEncoder {
                         avifImageSetMetadataExif(avif, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
                     }
                 }
+                if let xmp = color.xmp {
+                    xmp.withUnsafeBytes {
+                        avifImageSetMetadataXMP(avif, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
+                    }
+                }
                 return avifEncoderAddImage(encoder, avif, milliseconds(frame.duration), flags)
             }
             try check(status)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The colours and metadata an encoder writes: the image's pixels and profile as they are when the options embed the
-/// profile, otherwise sRGB pixels and no profile; the image's EXIF block when the options embed metadata.
+/// profile, otherwise sRGB pixels and no profile; the image's EXIF block and XMP packet when the options embed
+/// metadata.
 struct EncodingColor {
     /// The frames to encode.
     let frames: [ImageFrame]
@@ -9,11 +10,14 @@ struct EncodingColor {
     let profile: Data?
     /// The EXIF block to embed, if any.
     let exif: Data?
+    /// The XMP packet to embed, if any.
+    let xmp: Data?
 
     /// Prepares `image` (all frames, or the first when `options` ask for it) for an encoder.
     init(_ image: Image, options: EncodingOptions) {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         exif = options.embedsMetadata ? image.exif.flatMap { $0.isEmpty ? nil : $0 } : nil
+        xmp = options.embedsMetadata ? image.xmp.flatMap { $0.isEmpty ? nil : $0 } : nil
         guard let profile = image.colorProfile, !profile.isEmpty else {
             (self.frames, self.profile) = (frames, nil)
             return

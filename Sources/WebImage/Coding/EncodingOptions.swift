@@ -12,7 +12,8 @@ public struct EncodingOptions: Sendable, Hashable {
     /// Embed the image's ICC profile (``Image/colorProfile``) and keep its pixels as they are. Default: `false`,
     /// which converts such pixels to sRGB and writes no profile (the smallest files; sRGB is what browsers assume).
     public var embedsColorProfile: Bool
-    /// Write the image's EXIF block (``Image/exif``): JPEG `APP1`, PNG `eXIf`, WebP `EXIF`, AVIF `Exif` item.
+    /// Write the image's EXIF block (``Image/exif``): JPEG `APP1`, PNG `eXIf`, WebP `EXIF`, AVIF `Exif` item; and its
+    /// XMP packet (``Image/xmp``): JPEG `APP1`, PNG `iTXt`, WebP `XMP `, AVIF `mime` item.
     /// Default: `false`, which strips it (imgproxy's `strip_metadata`, on by default). GIF has no place for it.
     public var embedsMetadata: Bool
 

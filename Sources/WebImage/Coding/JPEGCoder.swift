@@ -58,6 +58,7 @@ public struct JPEGCoder: ImageCoding {
         }
         var data = Data(bytes: output, count: Int(size))
         if let profile = color.profile { data = try ICCProfileWriter.jpeg(data, profile: profile) }
+        if let xmp = color.xmp { data = try XMPMetadata.jpeg(data, xmp: xmp) }
         if let exif = color.exif { data = try EXIFMetadata.jpeg(data, exif: exif) }
         return data
     }
@@ -112,7 +113,8 @@ public struct JPEGCoder: ImageCoding {
         return Image(
             frames: [ImageFrame(pixels: pixels)], format: .jpeg, sourceOrientation: orientation, isOpaque: true,
             colorProfile: color.keptProfile,
-            exif: EXIFMetadata.kept(EXIFReader.jpegEXIF(bytes), options: options))
+            exif: EXIFMetadata.kept(EXIFReader.jpegEXIF(bytes), options: options),
+            xmp: XMPMetadata.kept(XMPMetadata.jpegPacket(bytes), options: options))
     }
 }
 

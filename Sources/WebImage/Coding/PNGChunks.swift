@@ -68,6 +68,25 @@ struct PNGChunks {
 
     /// The payload of `eXIf`, if any.
     var exif: Data? { chunks.first { $0.type == "eXIf" }.map(payload) }
+
+    /// The packet of the first uncompressed XMP `iTXt` chunk, if any.
+    var xmp: Data? { chunks.lazy.filter { $0.type == "iTXt" }.compactMap { XMPMetadata.pngPacket(payload($0)) }.first }
+
+    /// Appends a chunk of `type` with `payload` and its CRC to `png`.
+    static func append(_ type: String, _ payload: [UInt8], to png: inout Data) {
+        png.append(contentsOf: bigEndian(payload.count))
+        png.append(contentsOf: Array(type.utf8))
+        png.append(contentsOf: payload)
+        png.append(contentsOf: bigEndian(Int(CRC32.checksum(Data(type.utf8), Data(payload)))))
+    }
+
+    /// The low 32 bits of `value`, big-endian.
+    static func bigEndian(_ value: Int) -> [UInt8] {
+        [
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+            UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
+        ]
+    }
 }
 
 extension Data {

@@ -37,7 +37,8 @@ public struct PNGCoder: ImageCoding {
             sourceOrientation: orientation, colorProfile: profile,
             exif: chunks.exif.flatMap { block in
                 block.withUnsafeBytes { EXIFMetadata.kept($0, options: options) }
-            })
+            },
+            xmp: chunks.xmp.flatMap { packet in packet.withUnsafeBytes { XMPMetadata.kept($0, options: options) } })
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
@@ -87,7 +88,15 @@ public struct PNGCoder: ImageCoding {
             throw WebImageError(.encodingFailed, "PNG encoding failed: \(String(cString: spng_strerror(status)))")
         }
         defer { free(buffer) }
-        return Data(bytes: buffer, count: length)
+        var png = Data(bytes: buffer, count: length)
+        if let xmp = color.xmp {
+            // libspng writes text chunks only as Latin-1 `tEXt`/`zTXt` from its own structs; XMP is UTF-8 `iTXt`,
+            // inserted after `IHDR` (signature 8 bytes, `IHDR` 25).
+            var chunk = Data()
+            PNGChunks.append("iTXt", XMPMetadata.pngPayload(xmp), to: &chunk)
+            png.insert(contentsOf: chunk, at: png.startIndex + 33)
+        }
+        return png
     }
 
     /// Decodes a single PNG image (the default image of an APNG) to RGBA8, the `eXIf` orientation, and the `iCCP`

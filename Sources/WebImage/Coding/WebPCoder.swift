@@ -43,14 +43,16 @@ public struct WebPCoder: ImageCoding {
                 colorProfile: color.keptProfile,
                 exif: container.exif.flatMap { exif in
                     exif.withUnsafeBytes { EXIFMetadata.kept($0, options: options) }
-                })
+                },
+                xmp: container.xmp.flatMap { xmp in xmp.withUnsafeBytes { XMPMetadata.kept($0, options: options) } })
         }
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
         let color = EncodingColor(image, options: options)
         let data = try encode(color.image(like: image), options: options)
-        let chunks = [("ICCP", color.profile), ("EXIF", color.exif)].compactMap { fourCC, payload in
+        let chunks = [("ICCP", color.profile), ("EXIF", color.exif), ("XMP ", color.xmp)].compactMap {
+            fourCC, payload in
             payload.map { (fourCC: fourCC, payload: $0) }
         }
         return chunks.isEmpty ? data : try ICCProfileWriter.webp(data, chunks: chunks)
@@ -141,6 +143,8 @@ struct WebPContainer {
     var iccProfile: Data?
     /// The `EXIF` chunk's bytes, when at most ``EXIFMetadata/maxSize``.
     var exif: Data?
+    /// The `XMP ` chunk's bytes, when at most ``XMPMetadata/maxSize``.
+    var xmp: Data?
 
     init(_ webp: WebPData) {
         var data = webp
@@ -159,5 +163,10 @@ struct WebPContainer {
             iccProfile = Data(bytes: icc.chunk.bytes, count: icc.chunk.size)
         }
         WebPDemuxReleaseChunkIterator(&icc)
+        var xmpChunk = WebPChunkIterator()
+        if WebPDemuxGetChunk(demuxer, "XMP ", 1, &xmpChunk) != 0, xmpChunk.chunk.size <= XMPMetadata.maxSize {
+            xmp = Data(bytes: xmpChunk.chunk.bytes, count: xmpChunk.chunk.size)
+        }
+        WebPDemuxReleaseChunkIterator(&xmpChunk)
     }
 }

@@ -24,12 +24,14 @@ public final class Image: Sendable {
     /// metadata (``DecodingOptions/keepsMetadata``); its orientation tag says 1 (upright) when the decoder applied
     /// the orientation. Encoders write it when ``EncodingOptions/embedsMetadata`` is set.
     public let exif: Data?
+    /// The source's XMP packet, kept and written under the same options as ``exif``.
+    public let xmp: Data?
 
     /// Creates an image from frames that all share one size.
     public init(
         frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .unknown, scale: Double = 1,
         sourceOrientation: ImageOrientation = .up, isOpaque: Bool? = nil, colorProfile: Data? = nil,
-        exif: Data? = nil
+        exif: Data? = nil, xmp: Data? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         precondition(frames.allSatisfy { $0.pixels.size == frames[0].pixels.size }, "frames differ in size")
@@ -41,6 +43,7 @@ public final class Image: Sendable {
         self.isOpaque = isOpaque ?? frames.allSatisfy { $0.pixels.isOpaque }
         self.colorProfile = colorProfile
         self.exif = exif
+        self.xmp = xmp
     }
 
     /// A still image of one pixel buffer.
@@ -67,6 +70,6 @@ public final class Image: Sendable {
     public func withFrames(_ frames: [ImageFrame]) -> Image {
         Image(
             frames: frames, loopCount: loopCount, format: format, scale: scale, sourceOrientation: sourceOrientation,
-            colorProfile: colorProfile, exif: exif)
+            colorProfile: colorProfile, exif: exif, xmp: xmp)
     }
 }

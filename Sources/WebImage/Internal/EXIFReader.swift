@@ -68,7 +68,7 @@ enum EXIFReader {
     }
 
     /// The payload of the first marker segment before the image data for which `matches(marker, payload)` holds.
-    private static func jpegSegment(
+    static func jpegSegment(
         _ jpeg: UnsafeRawBufferPointer, where matches: (UInt8, UnsafeRawBufferPointer) -> Bool
     ) -> UnsafeRawBufferPointer? {
         var offset = 2

@@ -10,9 +10,9 @@ public enum FuzzEntries {
     /// Small enough that a claimed-huge image is refused quickly, large enough for every corpus file.
     public static let limits = DecodingLimits(maxPixelsPerFrame: 16_000_000, maxTotalBytes: 256 << 20, maxFrames: 200)
 
-    /// A full decode of every frame.
+    /// A full decode of every frame, keeping the EXIF block and XMP packet (so their readers see every input).
     public static func decode(_ data: Data) {
-        _ = try? ImageCoders.default.decode(data, options: DecodingOptions(limits: limits))
+        _ = try? ImageCoders.default.decode(data, options: DecodingOptions(limits: limits, keepsMetadata: true))
     }
 
     /// A first-frame shrink-on-load decode to a target of 1 to 256 pixels a side, taken from the first two bytes.
@@ -39,19 +39,22 @@ public enum FuzzEntries {
             Data(image.prefix(arrived)), options: DecodingOptions(limits: limits))
     }
 
-    /// A decode (first frame, at most 128 pixels a side so that each input runs in milliseconds), then four
-    /// transformers whose kinds and parameters come from the first 12 bytes, then a PNG encode.
+    /// A decode (first frame, at most 128 pixels a side so that each input runs in milliseconds, keeping the colour
+    /// profile and metadata), then four transformers whose kinds and parameters come from the first 12 bytes, then a
+    /// PNG encode that writes the profile and metadata back.
     public static func transform(_ data: Data) {
         guard data.count > 12 else { return }
         var parameters = FuzzParameters(Array(data.prefix(12)))
         let pipeline = TransformerPipeline((0..<4).map { _ in parameters.transformer() })
         let side = PixelSize(width: 128, height: 128)
-        let small = DecodingOptions(targetSize: side, firstFrameOnly: true, limits: limits)
+        let small = DecodingOptions(
+            targetSize: side, firstFrameOnly: true, limits: limits, keepsColorProfile: true, keepsMetadata: true)
         guard let decoded = try? ImageCoders.default.decode(data.dropFirst(12), options: small),
             let image = try? Resize(to: side).transform(decoded)
         else { return }
         guard let transformed = try? pipeline.transform(image) else { return }
         precondition(transformed.width > 0 && transformed.height > 0, "a transform returned an empty image")
-        _ = try? ImageCoders.default.encode(transformed, as: .png, options: EncodingOptions())
+        _ = try? ImageCoders.default.encode(
+            transformed, as: .png, options: EncodingOptions(embedsColorProfile: true, embedsMetadata: true))
     }
 }

@@ -49,6 +49,14 @@ struct ColorProfileOptionTests {
         #expect(kept.data == stripped.data)
     }
 
+    @Test func aGreyProfileIsNotCarriedOnRGBResults() throws {
+        // A greyscale JPEG decodes to RGBA; its sGray profile would mislabel those pixels, so it is dropped.
+        let source = try Fixtures.data("formats/images/jpeg_gray_profile.jpg")
+        #expect(try ImageCoders.default.decode(source, options: keeping).colorProfile == nil)
+        let kept = try processor.process(source, options: options(strip: false), format: .jpeg)
+        #expect(try ImageCoders.default.decode(kept.data, options: keeping).colorProfile == nil)
+    }
+
     @Test func keepingTheProfileIsPartOfTheResultsIdentity() {
         #expect(options(strip: false).cacheIdentity != options(strip: true).cacheIdentity)
         #expect(!options(strip: true).cacheIdentity.contains("scp"), "existing cache keys stay as they were")

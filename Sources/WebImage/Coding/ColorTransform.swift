@@ -46,6 +46,17 @@ final class ColorTransform: @unchecked Sendable {
         if let lcms { cmsDeleteTransform(lcms) }
     }
 
+    /// Whether lcms2 reads `profile` as a description of `source` pixels (an RGB profile for RGBA pixels, not a
+    /// grey or CMYK one).
+    static func profile(_ profile: Data, describes source: ColorSource) -> Bool {
+        let input = profile.withUnsafeBytes { bytes in
+            cmsOpenProfileFromMem(bytes.baseAddress, cmsUInt32Number(clamping: bytes.count))
+        }
+        guard let input else { return false }
+        defer { cmsCloseProfile(input) }
+        return cmsGetColorSpace(input) == source.colorSpace
+    }
+
     /// Converts 4-byte pixels in place to sRGB RGBA; CMYK sources come out opaque.
     func apply(_ pixels: UnsafeMutableBufferPointer<UInt8>) {
         if let shaper {

@@ -44,13 +44,15 @@ struct ColorHandling {
     /// The handling of `profile` (the embedded ICC bytes, if any) for `source` pixels.
     ///
     /// CMYK pixels always go through their profile (the image must become RGB); without a profile a CMYK image
-    /// falls back to the decoder's naive conversion.
+    /// falls back to the decoder's naive conversion. Only an RGB profile is kept: a grey one (common on greyscale
+    /// JPEGs, decoded to RGBA) or one lcms2 cannot read would mislabel the RGB pixels an encoder writes, so it is
+    /// handled as when converting (ignored).
     init(profile: Data?, source: ColorSource = .rgba, options: DecodingOptions) {
         guard let profile, !profile.isEmpty else {
             (transform, keptProfile) = (nil, nil)
             return
         }
-        if options.keepsColorProfile && source == .rgba {
+        if options.keepsColorProfile && source == .rgba && ColorTransform.profile(profile, describes: .rgba) {
             (transform, keptProfile) = (nil, profile)
         } else {
             (transform, keptProfile) = (ColorTransforms.transform(for: profile, source: source), nil)

@@ -38,7 +38,8 @@ public struct PNGCoder: ImageCoding {
             exif: chunks.exif.flatMap { block in
                 block.withUnsafeBytes { EXIFMetadata.kept($0, options: options) }
             },
-            xmp: chunks.xmp.flatMap { packet in packet.withUnsafeBytes { XMPMetadata.kept($0, options: options) } })
+            xmp: options.keepsMetadata
+                ? chunks.xmp.flatMap { packet in packet.withUnsafeBytes { XMPMetadata.kept($0, options: options) } } : nil)
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {

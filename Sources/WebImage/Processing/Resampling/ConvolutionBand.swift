@@ -1,21 +1,26 @@
 /// The working memory of one band of a ``SeparableConvolution``, and its two passes.
 ///
 /// Source rows are loaded into floats (premultiplied unless opaque), filtered horizontally into a ring that holds
-/// the last `vertical.stride` filtered rows, and each output row is the weighted sum of the ring rows it needs.
+/// as many filtered rows as the largest vertical tap count, and each output row is the weighted sum of the ring rows
+/// it needs.
 /// Both weight tables guarantee that an output's first tap never moves backwards, so every source row is filtered
 /// once per band.
 ///
-/// The horizontal pass runs every output over the table's full `stride` (the weights past an output's `count` are
-/// zero), reading past the end of the source row into zero padding: a fixed trip count with four accumulators keeps
+/// The horizontal pass runs every output over the largest horizontal tap count (the weights past an output's own
+/// count are zero), reading past the end of the source row into zero padding: a fixed trip count with four accumulators keeps
 /// the adds independent. The vertical pass sums four outputs at a time, so each weight is loaded once per four.
 struct ConvolutionBand: ~Copyable {
     private let horizontal: ResamplingWeights
     private let vertical: ResamplingWeights
     private let sourceWidth: Int
     private let opaque: Bool
-    /// One source row in floats, then `horizontal.stride` zeros.
+    /// The largest tap count of the horizontal weights: every output's trip count.
+    private let horizontalTaps: Int
+    /// The largest tap count of the vertical weights: the rows the ring holds.
+    private let ringRows: Int
+    /// One source row in floats, then `horizontalTaps` zeros.
     private let line: UnsafeMutableBufferPointer<SIMD4<Float>>
-    /// `vertical.stride` horizontally filtered rows; source row `r` lives in slot `r % vertical.stride`.
+    /// `ringRows` horizontally filtered rows; source row `r` lives in slot `r % ringRows`.
     private let ring: UnsafeMutableBufferPointer<SIMD4<Float>>
     /// One output row before conversion to bytes.
     private let sums: UnsafeMutableBufferPointer<SIMD4<Float>>
@@ -30,13 +35,15 @@ struct ConvolutionBand: ~Copyable {
         self.sourceWidth = sourceWidth
         self.opaque = opaque
         let width = horizontal.outputSize
-        line = .allocate(capacity: sourceWidth + horizontal.stride)
+        horizontalTaps = max(horizontal.counts.max() ?? 1, 1)
+        ringRows = max(vertical.counts.max() ?? 1, 1)
+        line = .allocate(capacity: sourceWidth + horizontalTaps)
         line.initialize(repeating: .zero)
-        ring = .allocate(capacity: width * vertical.stride)
+        ring = .allocate(capacity: width * ringRows)
         ring.initialize(repeating: .zero)
         sums = .allocate(capacity: width)
         sums.initialize(repeating: .zero)
-        taps = .allocate(capacity: vertical.stride)
+        taps = .allocate(capacity: ringRows)
         taps.initialize(repeating: UnsafePointer(ring.baseAddress!))
     }
 
@@ -69,12 +76,12 @@ struct ConvolutionBand: ~Copyable {
     }
 
     private func slot(_ sourceRow: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-        ring.baseAddress! + (sourceRow % vertical.stride) * horizontal.outputSize
+        ring.baseAddress! + (sourceRow % ringRows) * horizontal.outputSize
     }
 
     private func filterHorizontally(into output: UnsafeMutablePointer<SIMD4<Float>>) {
         let pixels = line.baseAddress!
-        let stride = horizontal.stride
+        let (stride, count) = (horizontal.stride, horizontalTaps)
         horizontal.weights.withUnsafeBufferPointer { coefficients in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 var weights = coefficients.baseAddress!
@@ -85,14 +92,14 @@ struct ConvolutionBand: ~Copyable {
                     var sum2 = SIMD4<Float>.zero
                     var sum3 = SIMD4<Float>.zero
                     var tap = 0
-                    while tap &+ 3 < stride {
+                    while tap &+ 3 < count {
                         sum0 += source[tap] * weights[tap]
                         sum1 += source[tap &+ 1] * weights[tap &+ 1]
                         sum2 += source[tap &+ 2] * weights[tap &+ 2]
                         sum3 += source[tap &+ 3] * weights[tap &+ 3]
                         tap &+= 4
                     }
-                    while tap < stride {
+                    while tap < count {
                         sum0 += source[tap] * weights[tap]
                         tap &+= 1
                     }

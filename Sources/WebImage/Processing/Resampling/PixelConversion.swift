@@ -41,8 +41,8 @@ enum PixelConversion {
                 }
             }
             // `max(0, x)` is 0 when x is NaN (a colour divided by a denormal alpha). Adding 1.5 * 2^23 to a value in
-            // 0...255 leaves it, rounded to the nearest integer, in the low bits of the sum's significand: a
-            // conversion without the trap check of `Int32(_:)`, so the loop vectorises.
+            // 0...255 leaves it, rounded to the nearest integer (halves to even, as the FPU rounds), in the low bits
+            // of the sum's significand: a conversion without the trap check of `Int32(_:)`, so the loop vectorises.
             for index in 0..<count {
                 let shifted = min(max(0, floats[index]), 255) + 12_582_912
                 bytes[index] = UInt8(truncatingIfNeeded: shifted.bitPattern)

@@ -46,7 +46,9 @@ struct ResamplingWeights {
         let scale = Double(inputSize) / Double(outputSize)
         let filterScale = max(scale, 1)
         let support = filter.support * filterScale
-        let stride = max(1, Int((support * 2).rounded(.up)) + 1)
+        // No output reads more than the whole input: a forced 7000 -> 1 resize would otherwise size every table for
+        // 42,001 taps. Clamped as a double, so that no ratio can overflow the conversion.
+        let stride = max(1, Int(min((support * 2).rounded(.up) + 1, Double(max(inputSize, 1)))))
         var starts = [Int](repeating: 0, count: outputSize)
         var counts = [Int](repeating: 1, count: outputSize)
         var weights = [Float](repeating: 0, count: outputSize * stride)

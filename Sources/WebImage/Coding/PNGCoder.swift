@@ -39,7 +39,8 @@ public struct PNGCoder: ImageCoding {
                 block.withUnsafeBytes { EXIFMetadata.kept($0, options: options) }
             },
             xmp: options.keepsMetadata
-                ? chunks.xmp.flatMap { packet in packet.withUnsafeBytes { XMPMetadata.kept($0, options: options) } } : nil)
+                ? chunks.xmp.flatMap { packet in packet.withUnsafeBytes { XMPMetadata.kept($0, options: options) } }
+                : nil)
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {

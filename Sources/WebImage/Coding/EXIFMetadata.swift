@@ -27,12 +27,6 @@ enum EXIFMetadata {
 
     /// `jpeg` with `exif` in an `APP1` segment right after `SOI` and any `APP0`.
     static func jpeg(_ jpeg: Data, exif: Data) throws(WebImageError) -> Data {
-        guard exif.count <= maxSize else {
-            throw WebImageError(.encodingFailed, "an EXIF block of \(exif.count) bytes does not fit a JPEG")
-        }
-        let length = 2 + prefix.count + exif.count
-        var segment = Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + prefix)
-        segment.append(exif)
-        return try ICCProfileWriter.insertingJPEGSegments(segment, into: jpeg)
+        try ICCProfileWriter.insertingAPP1(prefix: prefix, payload: exif, into: jpeg, what: "an EXIF block")
     }
 }

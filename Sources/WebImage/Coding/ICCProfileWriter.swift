@@ -1,8 +1,8 @@
 import CWebP
 import Foundation
 
-/// Embeds an ICC profile (and, for ``EXIFMetadata``, other chunks and segments) into encoded bytes, for encoders
-/// whose library does not take them.
+/// Embeds an ICC profile (and, for ``EXIFMetadata`` and ``XMPMetadata``, other chunks and segments) into encoded
+/// bytes, for encoders whose library does not take them.
 enum ICCProfileWriter {
     /// `jpeg` with `profile` in `APP2` `ICC_PROFILE` segments (65,519 bytes each) right after `SOI` and any `APP0`.
     static func jpeg(_ jpeg: Data, profile: Data) throws(WebImageError) -> Data {
@@ -20,6 +20,20 @@ enum ICCProfileWriter {
             segments.append(part)
         }
         return try insertingJPEGSegments(segments, into: jpeg)
+    }
+
+    /// `jpeg` with one `APP1` segment holding `prefix` then `payload` (an EXIF block or an XMP packet, named `what`
+    /// in the error when it does not fit), right after `SOI` and any `APP0`.
+    static func insertingAPP1(
+        prefix: [UInt8], payload: Data, into jpeg: Data, what: String
+    ) throws(WebImageError) -> Data {
+        let length = 2 + prefix.count + payload.count
+        guard length <= 65_535 else {
+            throw WebImageError(.encodingFailed, "\(what) of \(payload.count) bytes does not fit a JPEG")
+        }
+        var segment = Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + prefix)
+        segment.append(payload)
+        return try insertingJPEGSegments(segment, into: jpeg)
     }
 
     /// `jpeg` with `segments` (whole marker segments) right after `SOI` and any `APP0`.

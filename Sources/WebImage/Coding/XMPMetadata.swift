@@ -29,13 +29,7 @@ enum XMPMetadata {
 
     /// `jpeg` with `xmp` in an `APP1` segment right after `SOI` and any `APP0`.
     static func jpeg(_ jpeg: Data, xmp: Data) throws(WebImageError) -> Data {
-        guard xmp.count <= maxSize else {
-            throw WebImageError(.encodingFailed, "an XMP packet of \(xmp.count) bytes does not fit a JPEG")
-        }
-        let length = 2 + jpegPrefix.count + xmp.count
-        var segment = Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + jpegPrefix)
-        segment.append(xmp)
-        return try ICCProfileWriter.insertingJPEGSegments(segment, into: jpeg)
+        try ICCProfileWriter.insertingAPP1(prefix: jpegPrefix, payload: xmp, into: jpeg, what: "an XMP packet")
     }
 
     /// The packet of an uncompressed XMP `iTXt` payload: keyword, NUL, compression flag and method, language tag

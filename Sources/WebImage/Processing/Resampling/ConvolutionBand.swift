@@ -2,13 +2,13 @@
 ///
 /// Source rows are loaded into floats (premultiplied unless opaque), filtered horizontally into a ring that holds
 /// as many filtered rows as the largest vertical tap count, and each output row is the weighted sum of the ring rows
-/// it needs.
-/// Both weight tables guarantee that an output's first tap never moves backwards, so every source row is filtered
-/// once per band.
+/// it needs. Both weight tables guarantee that an output's first tap never moves backwards, so every source row is
+/// filtered once per band.
 ///
-/// The horizontal pass runs every output over the largest horizontal tap count (the weights past an output's own
-/// count are zero), reading past the end of the source row into zero padding: a fixed trip count with four accumulators keeps
-/// the adds independent. The vertical pass sums four outputs at a time, so each weight is loaded once per four.
+/// The horizontal pass filters two rows at once where two are due (they share each weight and loop step) and runs
+/// every output over the largest horizontal tap count (the weights past an output's own count are zero), reading
+/// past the end of the source row into zero padding: a fixed trip count with independent accumulators. The vertical
+/// pass sums four outputs at a time, so each weight is loaded once per four.
 struct ConvolutionBand: ~Copyable {
     private let horizontal: ResamplingWeights
     private let vertical: ResamplingWeights
@@ -18,8 +18,8 @@ struct ConvolutionBand: ~Copyable {
     private let horizontalTaps: Int
     /// The largest tap count of the vertical weights: the rows the ring holds.
     private let ringRows: Int
-    /// One source row in floats, then `horizontalTaps` zeros.
-    private let line: UnsafeMutableBufferPointer<SIMD4<Float>>
+    /// Two source rows in floats, each followed by `horizontalTaps` zeros.
+    private let lines: UnsafeMutableBufferPointer<SIMD4<Float>>
     /// `ringRows` horizontally filtered rows; source row `r` lives in slot `r % ringRows`.
     private let ring: UnsafeMutableBufferPointer<SIMD4<Float>>
     /// One output row before conversion to bytes.
@@ -37,8 +37,8 @@ struct ConvolutionBand: ~Copyable {
         let width = horizontal.outputSize
         horizontalTaps = max(horizontal.counts.max() ?? 1, 1)
         ringRows = max(vertical.counts.max() ?? 1, 1)
-        line = .allocate(capacity: sourceWidth + horizontalTaps)
-        line.initialize(repeating: .zero)
+        lines = .allocate(capacity: 2 * (sourceWidth + horizontalTaps))
+        lines.initialize(repeating: .zero)
         ring = .allocate(capacity: width * ringRows)
         ring.initialize(repeating: .zero)
         sums = .allocate(capacity: width)
@@ -48,7 +48,7 @@ struct ConvolutionBand: ~Copyable {
     }
 
     deinit {
-        line.deallocate()
+        lines.deallocate()
         ring.deallocate()
         sums.deallocate()
         taps.deallocate()
@@ -61,12 +61,21 @@ struct ConvolutionBand: ~Copyable {
         let first = vertical.starts[row]
         let count = max(vertical.counts[row], 1)
         nextRow = max(nextRow, first)
+        // Rows in pairs where two are due: the pair shares each weight and loop step.
+        let lineStride = sourceWidth + horizontalTaps
         while nextRow < first + count {
-            PixelConversion.load(
-                source(nextRow), into: UnsafeMutableBufferPointer(rebasing: line[0..<sourceWidth]),
-                premultiply: !opaque)
-            filterHorizontally(into: slot(nextRow))
-            nextRow += 1
+            let pair = nextRow + 1 < first + count
+            for index in 0..<(pair ? 2 : 1) {
+                PixelConversion.load(
+                    source(nextRow + index),
+                    into: UnsafeMutableBufferPointer(
+                        rebasing: lines[(index * lineStride)..<(index * lineStride + sourceWidth)]),
+                    premultiply: !opaque)
+            }
+            filterHorizontally(
+                lines.baseAddress!, lines.baseAddress! + lineStride, into: slot(nextRow),
+                and: pair ? slot(nextRow + 1) : nil)
+            nextRow += pair ? 2 : 1
         }
         for tap in 0..<count { taps[tap] = UnsafePointer(slot(first + tap)) }
         vertical.weights.withUnsafeBufferPointer { weights in
@@ -79,31 +88,53 @@ struct ConvolutionBand: ~Copyable {
         ring.baseAddress! + (sourceRow % ringRows) * horizontal.outputSize
     }
 
-    private func filterHorizontally(into output: UnsafeMutablePointer<SIMD4<Float>>) {
-        let pixels = line.baseAddress!
+    private func filterHorizontally(
+        _ first: UnsafePointer<SIMD4<Float>>, _ second: UnsafePointer<SIMD4<Float>>,
+        into output: UnsafeMutablePointer<SIMD4<Float>>, and secondOutput: UnsafeMutablePointer<SIMD4<Float>>?
+    ) {
         let (stride, count) = (horizontal.stride, horizontalTaps)
         horizontal.weights.withUnsafeBufferPointer { coefficients in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 var weights = coefficients.baseAddress!
+                guard let secondOutput else {
+                    for x in 0..<horizontal.outputSize {
+                        let source = first + starts[x]
+                        var sum0 = SIMD4<Float>.zero
+                        var sum1 = SIMD4<Float>.zero
+                        var tap = 0
+                        while tap &+ 1 < count {
+                            sum0 += source[tap] * weights[tap]
+                            sum1 += source[tap &+ 1] * weights[tap &+ 1]
+                            tap &+= 2
+                        }
+                        if tap < count { sum0 += source[tap] * weights[tap] }
+                        output[x] = sum0 + sum1
+                        weights += stride
+                    }
+                    return
+                }
                 for x in 0..<horizontal.outputSize {
-                    let source = pixels + starts[x]
-                    var sum0 = SIMD4<Float>.zero
-                    var sum1 = SIMD4<Float>.zero
-                    var sum2 = SIMD4<Float>.zero
-                    var sum3 = SIMD4<Float>.zero
+                    let top = first + starts[x]
+                    let bottom = second + starts[x]
+                    var top0 = SIMD4<Float>.zero
+                    var top1 = SIMD4<Float>.zero
+                    var bottom0 = SIMD4<Float>.zero
+                    var bottom1 = SIMD4<Float>.zero
                     var tap = 0
-                    while tap &+ 3 < count {
-                        sum0 += source[tap] * weights[tap]
-                        sum1 += source[tap &+ 1] * weights[tap &+ 1]
-                        sum2 += source[tap &+ 2] * weights[tap &+ 2]
-                        sum3 += source[tap &+ 3] * weights[tap &+ 3]
-                        tap &+= 4
+                    while tap &+ 1 < count {
+                        let (weight0, weight1) = (weights[tap], weights[tap &+ 1])
+                        top0 += top[tap] * weight0
+                        bottom0 += bottom[tap] * weight0
+                        top1 += top[tap &+ 1] * weight1
+                        bottom1 += bottom[tap &+ 1] * weight1
+                        tap &+= 2
                     }
-                    while tap < count {
-                        sum0 += source[tap] * weights[tap]
-                        tap &+= 1
+                    if tap < count {
+                        top0 += top[tap] * weights[tap]
+                        bottom0 += bottom[tap] * weights[tap]
                     }
-                    output[x] = (sum0 + sum1) + (sum2 + sum3)
+                    output[x] = top0 + top1
+                    secondOutput[x] = bottom0 + bottom1
                     weights += stride
                 }
             }

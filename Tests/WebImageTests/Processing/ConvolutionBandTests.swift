@@ -82,4 +82,22 @@ import Testing
         #expect(extreme.counts == [7_000])
         #expect(ResamplingWeights(inputSize: 3, outputSize: 1, filter: .lanczos3).stride == 3)
     }
+
+    @Test func cachedTablesAreTheTablesTheirSizesMake() async {
+        // Concurrent first uses of the same sizes, small tables (kept) and one too large to keep (built each time).
+        let sizes = [(1022, 720), (835, 588), (97, 40), (60_000, 20_000), (1022, 720)]
+        await withTaskGroup(of: Void.self) { group in
+            for (input, output) in sizes + sizes {
+                group.addTask {
+                    let cached = ResamplingWeights.cached(inputSize: input, outputSize: output, filter: .lanczos3)
+                    let made = ResamplingWeights(inputSize: input, outputSize: output, filter: .lanczos3)
+                    #expect(cached.starts == made.starts && cached.counts == made.counts)
+                    #expect(cached.weights == made.weights && cached.stride == made.stride)
+                }
+            }
+        }
+        let catmullRom = ResamplingWeights.cached(inputSize: 1022, outputSize: 720, filter: .catmullRom)
+        #expect(
+            catmullRom.weights != ResamplingWeights.cached(inputSize: 1022, outputSize: 720, filter: .lanczos3).weights)
+    }
 }

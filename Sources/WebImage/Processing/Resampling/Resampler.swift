@@ -17,8 +17,8 @@ public struct Resampler: Sendable {
         precondition(size.width > 0 && size.height > 0, "resampling needs a positive size")
         if size == source.size { return source }
         return SeparableConvolution(
-            horizontal: ResamplingWeights(inputSize: source.width, outputSize: size.width, filter: filter),
-            vertical: ResamplingWeights(inputSize: source.height, outputSize: size.height, filter: filter)
+            horizontal: ResamplingWeights.cached(inputSize: source.width, outputSize: size.width, filter: filter),
+            vertical: ResamplingWeights.cached(inputSize: source.height, outputSize: size.height, filter: filter)
         ).apply(to: source, opaque: opaque ?? source.isOpaque)
     }
 }

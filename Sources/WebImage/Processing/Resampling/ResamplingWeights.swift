@@ -42,6 +42,29 @@ struct ResamplingWeights {
         self.init(starts: starts, counts: counts, stride: kernel.count, weights: weights)
     }
 
+    /// The weights for these sizes and filter, made once and kept (a server or a thumbnailer resizes to the same few
+    /// sizes over and over, and each table costs two sines a tap). At most 32 tables of at most 256 KB each are
+    /// kept, so that requests for ever new sizes cannot pin more than 8 MB.
+    static func cached(inputSize: Int, outputSize: Int, filter: ResamplingFilter) -> ResamplingWeights {
+        let key = CacheKey(inputSize: inputSize, outputSize: outputSize, filter: filter)
+        if let weights = cache.withLock({ $0[key] }) { return weights }
+        let weights = ResamplingWeights(inputSize: inputSize, outputSize: outputSize, filter: filter)
+        guard weights.weights.count * 4 + outputSize * 16 <= 256 << 10 else { return weights }
+        cache.withLock { tables in
+            if tables.count >= 32 { tables.removeAll(keepingCapacity: true) }
+            tables[key] = weights
+        }
+        return weights
+    }
+
+    private struct CacheKey: Hashable {
+        let inputSize: Int
+        let outputSize: Int
+        let filter: ResamplingFilter
+    }
+
+    private static let cache = Locked<[CacheKey: ResamplingWeights]>([:])
+
     init(inputSize: Int, outputSize: Int, filter: ResamplingFilter) {
         let scale = Double(inputSize) / Double(outputSize)
         let filterScale = max(scale, 1)

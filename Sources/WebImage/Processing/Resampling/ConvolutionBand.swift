@@ -24,7 +24,7 @@ struct ConvolutionBand: ~Copyable {
     private let ring: UnsafeMutableBufferPointer<SIMD4<Float>>
     /// One output row before conversion to bytes.
     private let sums: UnsafeMutableBufferPointer<SIMD4<Float>>
-    /// The ring rows and weights of the output row being summed.
+    /// The ring rows that the output row being summed reads, in tap order.
     private let taps: UnsafeMutableBufferPointer<UnsafePointer<SIMD4<Float>>>
     /// The first source row not yet in the ring.
     private var nextRow = 0

@@ -166,9 +166,19 @@ struct Cluster {
         try? FileManager.default.removeItem(at: home)
     }
 
-    /// Starts the shared tier again on its data directory and ports.
+    /// Starts the shared tier again on its data directory and ports, and waits until it takes writes (the first one
+    /// after a restart can outlast the nodes' store timeout, which would skip the tier, by design).
     mutating func restartStore() async throws {
         seaweed = try await seaweed.restarted()
+        let client = S3Client(
+            configuration: .init(endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(30)))
+        do {
+            try await client.warmUp(Self.bucket)
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
     }
 
     /// The sum over the running nodes of a counter in their `/metrics` (every label combination of `name`, or

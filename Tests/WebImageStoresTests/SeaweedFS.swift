@@ -66,6 +66,12 @@ extension S3Client {
     /// lease winners or origin fetches would see one extra.
     func createBucketReadyForWrites(_ bucket: String) async throws {
         try await createBucket(bucket)
+        try await warmUp(bucket)
+    }
+
+    /// Writes and deletes one object in `bucket`, so that the volume allocation of a first write (after a start or
+    /// a restart) is over before the code under test writes.
+    func warmUp(_ bucket: String) async throws {
         _ = try await put(bucket: bucket, key: "warm-up", data: Data("warm".utf8), onlyIfAbsent: false)
         try await delete(bucket: bucket, key: "warm-up")
     }

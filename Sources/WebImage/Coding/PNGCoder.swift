@@ -92,8 +92,8 @@ public struct PNGCoder: ImageCoding {
         defer { free(buffer) }
         var png = Data(bytes: buffer, count: length)
         if let xmp = color.xmp {
-            // libspng writes text chunks only as Latin-1 `tEXt`/`zTXt` from its own structs; XMP is UTF-8 `iTXt`,
-            // inserted after `IHDR` (signature 8 bytes, `IHDR` 25).
+            // libspng writes `iTXt` from NUL-terminated C strings (it measures the text with `strlen`), so the chunk
+            // is built here, as the APNG writer builds it, and inserted after `IHDR` (signature 8 bytes, `IHDR` 25).
             var chunk = Data()
             PNGChunks.append("iTXt", XMPMetadata.pngPayload(xmp), to: &chunk)
             png.insert(contentsOf: chunk, at: png.startIndex + 33)

@@ -65,6 +65,7 @@ public final class ImageServer: Sendable {
                 slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
                 metrics: metrics, whenIdle: configuration.whenIdle),
             metrics: metrics,
+            forwarder: PeerForwarder(configuration: configuration),
             configuration: configuration)
     }
 
@@ -106,11 +107,12 @@ public final class ImageServer: Sendable {
             logger: configuration.logger)
     }
 
-    /// Waits for pending disk writes and shuts the loaders, the processing threads and the S3 clients (shared tier,
-    /// S3 sources) down; call once the application has stopped.
+    /// Waits for pending disk writes and shuts the loaders, the processing threads, the peer-forwarding client and
+    /// the S3 clients (shared tier, S3 sources) down; call once the application has stopped.
     public func shutdown() async {
         await responder.fetcher.shutdown()
         await responder.gate.shutdown()
+        await responder.forwarder?.shutdown()
         try? await configuration.sharedStore?.client.shutdown()
         try? await configuration.s3Sources?.shutdown()
     }

@@ -41,8 +41,17 @@ public struct ImageServerConfiguration: Sendable {
     public var purgeKey: [UInt8]?
     /// The store `s3://bucket/key` sources are read from (`--s3-source-endpoint`); `nil` refuses them (404).
     public var s3Sources: S3Client?
-    /// The other nodes of the cluster (`--peer`), to which a purge is forwarded.
+    /// The other nodes of the cluster (`--peer`), to which a purge is forwarded. With ``forwardsToOwner``, their
+    /// `host:port` must be written as in the load balancer's `upstream` block.
     public var peers: [URL] = []
+    /// This node's own URL as the load balancer and the peers name it (`--self`), with the path the server is mounted
+    /// under; its `host:port` is this node's name on the ring of ``forwardsToOwner``.
+    public var selfURL: URL?
+    /// Forward a request whose result another node owns to that node (`--peer-forward`), on the ring of nginx's
+    /// `hash $request_uri consistent` over ``selfURL`` and ``peers`` keyed by the result's canonical URL, so that each
+    /// result is processed on one node however its URL is spelled. Needs ``selfURL`` and ``peers``; peers the same
+    /// ``signer`` and presets. Default off.
+    public var forwardsToOwner = false
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
     /// Called once processing has been idle for a second (no run and no waiter), off the request path; `webimage serve`

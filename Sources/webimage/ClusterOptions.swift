@@ -17,6 +17,12 @@ struct ClusterOptions: ParsableArguments {
     var purgeKey = Env.string("PURGE_KEY")
     @Option(help: ArgumentHelp("Another node, to which purges are forwarded (repeatable).", valueName: "URL"))
     var peer: [String] = Env.list("PEERS")
+    @Option(
+        name: .customLong("self"),
+        help: ArgumentHelp("This node's URL as nginx's upstream block and the peers name it.", valueName: "URL"))
+    var selfURL = Env.string("SELF")
+    @Flag(help: "Forward a request whose result another node owns (nginx's hash ring over --self and --peer) to it.")
+    var peerForward = Env.bool("PEER_FORWARD") ?? false
     @Option(help: ArgumentHelp("Read s3://BUCKET/KEY sources from this S3 endpoint.", valueName: "URL"))
     var s3SourceEndpoint = Env.string("S3_SOURCE_ENDPOINT")
     @Option(help: "The S3 source store's signing region.")
@@ -48,12 +54,22 @@ struct ClusterOptions: ParsableArguments {
             }
             configuration.purgeKey = key
         }
-        configuration.peers = try peer.map { text in
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-                throw ValidationError("--peer takes http(s)://HOST:PORT, not '\(text)'")
+        configuration.peers = try peer.map { try Self.nodeURL($0, flag: "--peer") }
+        configuration.selfURL = try selfURL.map { try Self.nodeURL($0, flag: "--self") }
+        if peerForward {
+            guard configuration.selfURL != nil, !configuration.peers.isEmpty else {
+                throw ValidationError("--peer-forward needs --self and at least one --peer")
             }
-            return url
+            configuration.forwardsToOwner = true
         }
+    }
+
+    /// A node's URL: `http(s)://HOST[:PORT][/PATH]`.
+    private static func nodeURL(_ text: String, flag: String) throws -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
+            url.query == nil
+        else { throw ValidationError("\(flag) takes http(s)://HOST:PORT, not '\(text)'") }
+        return url
     }
 
     /// An S3 client for `endpoint` with the credentials of `WEBIMAGE_<credentials>_ACCESS_KEY` and `_SECRET_KEY`.

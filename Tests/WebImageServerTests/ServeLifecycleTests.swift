@@ -41,7 +41,9 @@ struct ServeLifecycleTests {
         (["--preset", "bad=w:x"], "width"), (["--timeout", "nan"], "--timeout"),
         (["--no-such-flag"], "no-such-flag"), (["--presets-file", "/nonexistent/presets.txt"], "--presets-file"),
         (["--workers", "0"], "--workers"), (["--local-root", "/nonexistent/root"], "--local-root"),
-        (["--cache-dir", "/etc/hostname"], "--cache-dir"),
+        (["--cache-dir", "/etc/hostname"], "--cache-dir"), (["--peer-forward"], "--self"),
+        (["--peer-forward", "--self", "http://127.0.0.1:8080"], "--peer"),
+        (["--self", "ftp://127.0.0.1:8080"], "--self"),
     ])
     func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) throws {
         let (status, error) = try Self.run(arguments)

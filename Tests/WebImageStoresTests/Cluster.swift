@@ -38,15 +38,7 @@ struct Cluster {
     static func run(
         sources: Int, nodes: Int, _ body: (inout Cluster) async throws -> Void
     ) async throws {
-        let origin = TestImageServer()
-        try await origin.start()
-        for index in 0..<sources {
-            let pixels = PixelBuffer(
-                width: 96, height: 64,
-                filledWith: RGBA(red: UInt8(index * 5), green: UInt8(255 - index * 5), blue: UInt8(index % 7 * 30)))
-            let jpeg = try ImageCoders.default.encode(Image(pixels: pixels), as: .jpeg, options: .default)
-            origin.register(jpeg, at: "/s\(index).jpg", contentType: "image/jpeg")
-        }
+        let origin = try await startOrigin(sources: sources)
         var cluster: Cluster
         do {
             cluster = try await start(nodes: nodes, origin: origin)
@@ -63,6 +55,20 @@ struct Cluster {
         }
         cluster.stop()
         try await origin.shutdown()
+    }
+
+    /// A started origin serving `sources` distinct 96x64 JPEGs at `/s0.jpg`, `/s1.jpg`, …, counting requests per path.
+    static func startOrigin(sources: Int) async throws -> TestImageServer {
+        let origin = TestImageServer()
+        try await origin.start()
+        for index in 0..<sources {
+            let pixels = PixelBuffer(
+                width: 96, height: 64,
+                filledWith: RGBA(red: UInt8(index * 5), green: UInt8(255 - index * 5), blue: UInt8(index % 7 * 30)))
+            let jpeg = try ImageCoders.default.encode(Image(pixels: pixels), as: .jpeg, options: .default)
+            origin.register(jpeg, at: "/s\(index).jpg", contentType: "image/jpeg")
+        }
+        return origin
     }
 
     /// Starts the store, the origin, `count` nodes and nginx.
@@ -185,15 +191,20 @@ struct Cluster {
     /// those whose labels contain `labels`).
     func metric(_ name: String, labels: String = "") async throws -> Double {
         var total = 0.0
-        for port in nodes.keys {
-            let response = try await HTTPClient.shared.execute(
-                HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(10))
-            let text = String(buffer: try await response.body.collect(upTo: 4 << 20))
-            for line in text.split(separator: "\n") where line.hasPrefix(name + " ") || line.hasPrefix(name + "{") {
-                guard labels.isEmpty || line.contains(labels), let value = line.split(separator: " ").last
-                else { continue }
-                total += Double(value) ?? 0
-            }
+        for port in nodes.keys { total += try await Self.metric(name, labels: labels, port: port) }
+        return total
+    }
+
+    /// A counter in the `/metrics` of the node on `port`, summed over its label combinations (or those whose labels
+    /// contain `labels`).
+    static func metric(_ name: String, labels: String = "", port: Int) async throws -> Double {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(10))
+        let text = String(buffer: try await response.body.collect(upTo: 4 << 20))
+        var total = 0.0
+        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") || line.hasPrefix(name + "{") {
+            guard labels.isEmpty || line.contains(labels), let value = line.split(separator: " ").last else { continue }
+            total += Double(value) ?? 0
         }
         return total
     }

@@ -11,12 +11,15 @@ struct ImageResponder: Sendable {
     let processor: ImageProcessor
     let gate: ProcessingGate
     let metrics: ServerMetrics
+    /// Sends a request to the node that owns its result (`--peer-forward`); `nil` answers every request here.
+    let forwarder: PeerForwarder?
     let configuration: ImageServerConfiguration
 
     /// A response and what the request log and the metrics say about it.
     struct Outcome: Sendable {
         var response: Response
-        /// `memory`, `disk`, `miss`, `not_modified`, or `none` (refused before any cache was asked).
+        /// `memory`, `disk`, `miss`, `not_modified`, `forwarded` (answered by the owner node), or `none` (refused
+        /// before any cache was asked).
         var cache = "none"
         /// The source's host (or `local`), never the full URL.
         var sourceHost = ""
@@ -79,6 +82,15 @@ struct ImageResponder: Sendable {
         let source: ResultSource
         if let hit = store.memory.result(forKey: id.key) {
             (result, source) = (hit, .memory)
+        } else if let forwarder, let owner = forwarder.owner(of: parsed, request: request),
+            let answer = await forwarder.forward(
+                to: owner, request: request, timeout: configuration.limits.requestTimeout)
+        {
+            metrics.peerForwards.increment()
+            outcome.cache = "forwarded"
+            outcome.bytes = request.method == .head ? 0 : answer.headers[.contentLength].flatMap { Int($0) } ?? 0
+            outcome.response = answer
+            return
         } else {
             (result, source) = try await withDeadline(configuration.limits.requestTimeout) {
                 () async throws(ImageServerError) -> (StoredResult, ResultSource) in

@@ -19,6 +19,7 @@ import WebImageStores
 /// | `webimage_origin_errors_total` | counter | `kind` |
 /// | `webimage_origin_fetches_total` | counter | (downloads from the origin, not cache hits) |
 /// | `webimage_processing_runs_total` | counter | (decode-transform-encode runs) |
+/// | `webimage_peer_forwards_total` | counter | (requests answered by the owner node, `--peer-forward`) |
 /// | `webimage_shared_store_errors_total` | counter | `operation` (`get`, `put`, `lease`, `head`; with a shared tier) |
 final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
@@ -35,6 +36,7 @@ final class ServerMetrics: Sendable {
     let bytesOut: CoreMetrics.Counter
     let originFetches: CoreMetrics.Counter
     let processingRuns: CoreMetrics.Counter
+    let peerForwards: CoreMetrics.Counter
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -59,6 +61,7 @@ final class ServerMetrics: Sendable {
         bytesOut = CoreMetrics.Counter(label: "webimage_bytes_out_total", factory: factory)
         originFetches = CoreMetrics.Counter(label: "webimage_origin_fetches_total", factory: factory)
         processingRuns = CoreMetrics.Counter(label: "webimage_processing_runs_total", factory: factory)
+        peerForwards = CoreMetrics.Counter(label: "webimage_peer_forwards_total", factory: factory)
         queueDepth.set(0)
         inFlight.set(0)
     }

@@ -34,7 +34,7 @@ extension TestImageServer {
         update { stats in
             stats.requests[path, default: 0] += 1
             stats.log.append(path)
-            stats.lastHeaders[path] = headers
+            stats.headers[path, default: []].append(headers)
             stats.inFlight += 1
             stats.maxInFlight = max(stats.maxInFlight, stats.inFlight)
         }

@@ -46,8 +46,14 @@ public final class TestImageServer: Sendable {
         public var maxInFlight = 0
         /// Responses per path that could not be finished because the client closed the connection.
         public var aborted: [String: Int] = [:]
+        /// The request headers of every request per path, in the order they arrived.
+        public var headers: [String: [[(name: String, value: String)]]] = [:]
         /// The request headers of the last request per path.
-        public var lastHeaders: [String: [(name: String, value: String)]] = [:]
+        public var lastHeaders: [String: [(name: String, value: String)]] { headers.compactMapValues(\.last) }
+        /// The values of the request header `name` (case-insensitive) sent for `path`, one per request that had it.
+        public func values(of name: String, for path: String) -> [String] {
+            (headers[path] ?? []).flatMap { $0.filter { $0.name.lowercased() == name.lowercased() }.map(\.value) }
+        }
         /// All requests.
         public var total: Int { log.count }
     }

@@ -81,6 +81,17 @@ public struct ImageCaches: ImageCaching {
         if let error = errors.first { throw error }
     }
 
+    /// The encoding of the first cache (in the store policy's order) that encodes for the disk itself, so that the
+    /// manager encodes on its work queue for a composite too; `nil` when none does.
+    public func encodedForDisk(
+        _ image: Image, attributes: CacheEntryAttributes
+    ) throws(WebImageError) -> (data: Data, attributes: CacheEntryAttributes)? {
+        for cache in policies.store.select(caches) {
+            if let encoded = try cache.encodedForDisk(image, attributes: attributes) { return encoded }
+        }
+        return nil
+    }
+
     public func remove(forKey key: String, from types: ImageCacheType) async {
         await forEach(policies.remove) { await $0.remove(forKey: key, from: types) }
     }

@@ -17,7 +17,6 @@ public struct ImageCachesPolicy: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(value)" }
 
-    var isSerial: Bool { value == .serial }
     var isConcurrent: Bool { value == .concurrent }
 
     /// The caches this policy touches, in priority order.

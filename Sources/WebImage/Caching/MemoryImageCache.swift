@@ -95,7 +95,7 @@ public final class MemoryImageCache: Sendable {
     public var totalCost: Int { storage.withLock { $0.totalCost } }
 
     /// The keys held strongly, most recently used first.
-    public var keysByRecency: [String] { storage.withLock { $0.keysByRecency } }
+    var keysByRecency: [String] { storage.withLock { $0.keysByRecency } }
 
     /// The number of weak references currently kept (live or not yet pruned); for tests.
     var weakReferenceCount: Int { storage.withLock { $0.weakCount } }

@@ -16,7 +16,7 @@ extension ImageManager {
             completion(.success(hit))
             return ImageTask(request: request, finished: hit)
         }
-        let task = ImageTask(manager: self, request: request, onProgress: progress)
+        let task = ImageTask(manager: self, request: request, afterMemoryMiss: true, onProgress: progress)
         Task {
             do throws(WebImageError) {
                 let result = try await task.result

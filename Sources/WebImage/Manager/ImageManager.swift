@@ -95,22 +95,20 @@ public final class ImageManager: Sendable {
         return ImageResult(image: image, data: nil, cacheType: .memory, url: request.url, metrics: ImageMetrics())
     }
 
-    /// Runs `request` for `subscriber`: a memory hit at once, else joins (or starts) the run for its key. The
-    /// subscriber is made only on a miss, so a memory hit allocates nothing for it.
+    /// Runs `request` for `subscriber`: a memory hit at once (unless the caller has just missed, `checksMemory`
+    /// false), else joins (or starts) the run for its key. The subscriber is made only on a miss, so a memory hit
+    /// allocates nothing for it.
     func perform(
         _ request: ImageRequest, subscriber makeSubscriber: @autoclosure () -> WorkSubscriber<RunEvent>,
-        events: ImageTaskEvents
+        events: ImageTaskEvents, checksMemory: Bool = true
     ) async throws(WebImageError) -> ImageResult {
         defer { events.finish() }
         let start = ContinuousClock.now
-        if var hit = memoryHit(for: request) {
+        if checksMemory, var hit = memoryHit(for: request) {
             hit.metrics.total = (ContinuousClock.now - start).seconds
             return hit
         }
-        if failedURLs.contains(request.url) && !request.options.contains(.retryFailed) {
-            throw WebImageError(
-                .failedURL, "this URL failed before; set retryFailed to load it again", url: request.url)
-        }
+        try failedURLs.check(request)
         if request.options.contains(.queryDiskDataSync), !request.options.contains(.fromLoaderOnly),
             !request.options.contains(.refreshCached)
         {

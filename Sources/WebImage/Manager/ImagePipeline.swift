@@ -25,19 +25,19 @@ struct ImagePipeline: Sendable {
             metrics.total = (ContinuousClock.now - start).seconds
             result.metrics = metrics
             record(metrics, cacheType: result.cacheType)
-            if result.cacheType == .none { manager.failedURLs.remove(request.url) }
-            return .success(result)
+            return recorded(.success(result))
         } catch {
             let failure = error.url == nil ? error.with(url: request.url) : error
-            if manager.configuration.remembersFailedURLs, !failure.isTransient, failure.code != .notCached,
-                failure.code != .invalidArgument
-            {
-                manager.failedURLs.insert(request.url)
-            }
             manager.configuration.logger.debug(
                 "image load failed", metadata: ["url": "\(request.url)", "error": "\(failure)"])
-            return .failure(failure)
+            return recorded(.failure(failure))
         }
+    }
+
+    /// `outcome`, once the failed-URL set has learnt from it.
+    private func recorded(_ outcome: Result<ImageResult, WebImageError>) -> Result<ImageResult, WebImageError> {
+        manager.failedURLs.record(outcome, for: request.url, remembers: manager.configuration.remembersFailedURLs)
+        return outcome
     }
 
     /// The result from the caches alone (memory, then disk), or `nil` on a miss; for

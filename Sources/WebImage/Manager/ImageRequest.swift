@@ -48,21 +48,6 @@ public struct ImageRequest: Sendable {
         self.context = context
     }
 
-    /// A request for a URL string or a file path; `nil` when `source` is neither.
-    public init?(
-        source: String, options: ImageOptions = [], transformer: (any ImageTransforming)? = nil,
-        context: ImageContext = ImageContext()
-    ) {
-        let url: URL?
-        if source.hasPrefix("/") || source.hasPrefix(".") || !source.contains(":") {
-            url = URL(fileURLWithPath: source)
-        } else {
-            url = URL(string: source)
-        }
-        guard let url, url.scheme != nil else { return nil }
-        self.init(url: url, options: options, transformer: transformer, context: context)
-    }
-
     /// The download priority: as set, else what the options ask for (``ImageOptions/highPriority``,
     /// ``ImageOptions/lowPriority``), else normal.
     public var priority: ImageLoadPriority {

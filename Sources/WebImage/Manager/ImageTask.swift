@@ -24,7 +24,12 @@ public final class ImageTask: Sendable {
     /// This caller in the run it joins: keeps the priority asked for, also before joining.
     private let subscriber: WorkSubscriber<RunEvent>
 
-    init(manager: ImageManager, request: ImageRequest, onProgress: (@Sendable (ImageProgress) -> Void)? = nil) {
+    /// A task running `request`; `afterMemoryMiss` when the caller has just looked in memory (the callback API, the
+    /// target binding), so that the memory cache is not asked twice.
+    init(
+        manager: ImageManager, request: ImageRequest, afterMemoryMiss: Bool = false,
+        onProgress: (@Sendable (ImageProgress) -> Void)? = nil
+    ) {
         self.request = request
         let (progress, progressSink) = AsyncStream.makeStream(
             of: ImageProgress.self, bufferingPolicy: .bufferingNewest(16))
@@ -45,7 +50,7 @@ public final class ImageTask: Sendable {
         let subscriber = events.subscriber(priority: request.priority)
         self.subscriber = subscriber
         work = Task { () async throws -> ImageResult in
-            try await manager.perform(request, subscriber: subscriber, events: events)
+            try await manager.perform(request, subscriber: subscriber, events: events, checksMemory: !afterMemoryMiss)
         }
     }
 

@@ -56,7 +56,8 @@ public final class ImagePrefetcher: Sendable {
         self.cachePolicy = policy
     }
 
-    /// Starts prefetching `urls`, in order, at most ``maxConcurrent`` at once.
+    /// Starts prefetching `urls`, in order, at most ``maxConcurrent`` at once, each with ``options``, ``context``
+    /// and ``cachePolicy``.
     ///
     /// - Parameters:
     ///   - progress: called from a background thread each time a URL finishes or fails.
@@ -67,11 +68,36 @@ public final class ImagePrefetcher: Sendable {
         _ urls: [URL], progress: (@Sendable (ImagePrefetchProgress) -> Void)? = nil,
         completion: (@Sendable (ImagePrefetchSummary) -> Void)? = nil
     ) -> ImagePrefetchToken {
+        prefetch(
+            urls.map { ImageRequest(url: $0, context: context) }, progress: progress, completion: completion)
+    }
+
+    /// Starts prefetching `requests` (with their transformers, thumbnail sizes, loader options, …), in order, at
+    /// most ``maxConcurrent`` at once. Each runs at low priority with ``options`` added, and only in the cache tiers
+    /// both its own policy and ``cachePolicy`` name.
+    ///
+    /// - Parameters:
+    ///   - progress: called from a background thread each time a request finishes or fails.
+    ///   - completion: called once, from a background thread, when every request is done or the prefetch is
+    ///     cancelled.
+    /// - Returns: a token with the progress stream, the summary and ``ImagePrefetchToken/cancel()``.
+    @discardableResult
+    public func prefetch(
+        _ requests: [ImageRequest], progress: (@Sendable (ImagePrefetchProgress) -> Void)? = nil,
+        completion: (@Sendable (ImagePrefetchSummary) -> Void)? = nil
+    ) -> ImagePrefetchToken {
         let (stream, sink) = AsyncStream.makeStream(of: ImagePrefetchProgress.self, bufferingPolicy: .unbounded)
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let job = PrefetchJob(
-            urls: urls, manager: manager, options: options, context: context, cachePolicy: cachePolicy,
-            maxConcurrent: maxConcurrent)
+        let prepared = requests.map { request in
+            var request = request
+            request.options = request.options.union(options).subtracting(.highPriority)
+            request.priority = .low
+            request.cachePolicy.query = request.cachePolicy.query.intersection(cachePolicy.query)
+            request.cachePolicy.store = request.cachePolicy.store.intersection(cachePolicy.store)
+            return request
+        }
+        let job = PrefetchJob(requests: prepared, manager: manager, maxConcurrent: maxConcurrent)
+        let urls = requests.map(\.url)
         return running.withLock { running in
             // The task removes its token under this same lock, so it cannot do so before the token is inserted.
             let work = Task { [self] () -> ImagePrefetchSummary in

@@ -1,39 +1,31 @@
 import Foundation
 
-/// The work of one prefetch: a sliding window of at most `maxConcurrent` loads over the URLs, in order.
+/// The work of one prefetch: a sliding window of at most `maxConcurrent` loads over the requests, in order.
 struct PrefetchJob: Sendable {
-    let urls: [URL]
+    let requests: [ImageRequest]
     let manager: ImageManager
-    let options: ImageOptions
-    let context: ImageContext
-    let cachePolicy: ImageCachePolicy
     let maxConcurrent: Int
 
-    /// Loads every URL (until the calling task is cancelled), reporting the counts after each one is done.
+    /// Loads every request (until the calling task is cancelled), reporting the counts after each one is done.
     func run(report: (ImagePrefetchProgress) -> Void) async -> ImagePrefetchSummary {
-        var summary = ImagePrefetchSummary(total: urls.count)
+        var summary = ImagePrefetchSummary(total: requests.count)
         let manager = manager
-        let options = options
-        let context = context
-        let cachePolicy = cachePolicy
         await withTaskGroup(of: (URL, WebImageError?).self) { group in
             var next = 0
             func startNext() {
-                guard next < urls.count, !Task.isCancelled else { return }
-                let url = urls[next]
+                guard next < requests.count, !Task.isCancelled else { return }
+                let request = requests[next]
                 next += 1
                 group.addTask {
                     do throws(WebImageError) {
-                        let request = ImageRequest(
-                            url: url, options: options, cachePolicy: cachePolicy, context: context)
                         _ = try await manager.image(for: request)
-                        return (url, nil)
+                        return (request.url, nil)
                     } catch {
-                        return (url, error)
+                        return (request.url, error)
                     }
                 }
             }
-            for _ in 0..<min(maxConcurrent, urls.count) { startNext() }
+            for _ in 0..<min(maxConcurrent, requests.count) { startNext() }
             while let (url, error) = await group.next() {
                 if let error {
                     if error.code == .cancelled && Task.isCancelled { continue }

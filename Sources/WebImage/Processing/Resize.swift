@@ -12,6 +12,10 @@ public struct ResizeMode: Hashable, Sendable, CustomStringConvertible {
 
     /// All modes, for parsing names.
     public static let all: [ResizeMode] = [contain, cover, fill]
+
+    /// The mode's word in cache keys. ``fill`` is `stretch` there: before these modes took CSS's names, `fill` meant
+    /// what ``cover`` means now, and a disk cache written then must not answer a stretch with a cover crop.
+    var keyToken: String { self == .fill ? "stretch" : description }
 }
 
 /// Resizes every frame: to a pixel size (``ResizeMode/contain``, ``ResizeMode/cover`` or ``ResizeMode/fill``) or by
@@ -63,7 +67,7 @@ public struct Resize: PixelTransforming {
     }
 
     public var key: String {
-        let target = size.map { "\($0),\(mode)" } ?? "x\((scale ?? 1).keyDescription)"
+        let target = size.map { "\($0),\(mode.keyToken)" } ?? "x\((scale ?? 1).keyDescription)"
         let placement = mode == .cover && gravity != .center ? ",\(gravity)" : ""
         return "resize(\(target)\(placement),\(filter)\(allowsUpscaling ? ",up" : ""))"
     }

@@ -27,20 +27,50 @@ extension ImageTarget {
         progress: (@MainActor @Sendable (ImageProgress) -> Void)? = nil,
         completion: (@MainActor @Sendable (Result<ImageResult, WebImageError>) -> Void)? = nil
     ) {
+        startLoad(
+            url.map { ImageRequest(url: $0, options: options, context: context) }, placeholder: placeholder,
+            operationKey: operationKey, manager: manager, progress: progress, completion: completion)
+    }
+
+    /// Loads `request` through `manager` and shows the result on this target, as
+    /// ``setImage(with:placeholder:options:context:operationKey:manager:progress:completion:)`` does for a URL; the
+    /// request carries the transformer, thumbnail size, loader options (such as an `Authorization` header), limits and
+    /// cache policy, and its ``ImageRequest/options`` decide the placeholder and whether the image is set.
+    ///
+    /// ```swift
+    /// target.setImage(with: ImageRequest(url: url, transformer: Resize(to: PixelSize(width: 64, height: 64))))
+    /// ```
+    public func setImage(
+        with request: ImageRequest, placeholder: Image? = nil, operationKey: String? = nil,
+        manager: ImageManager = .shared, progress: (@MainActor @Sendable (ImageProgress) -> Void)? = nil,
+        completion: (@MainActor @Sendable (Result<ImageResult, WebImageError>) -> Void)? = nil
+    ) {
+        startLoad(
+            request, placeholder: placeholder, operationKey: operationKey, manager: manager, progress: progress,
+            completion: completion)
+    }
+
+    /// Both `setImage(with:)`s: `nil` fails with ``WebImageError/Code/invalidSource`` after the placeholder.
+    private func startLoad(
+        _ request: ImageRequest?, placeholder: Image?, operationKey: String?, manager: ImageManager,
+        progress: (@MainActor @Sendable (ImageProgress) -> Void)?,
+        completion: (@MainActor @Sendable (Result<ImageResult, WebImageError>) -> Void)?
+    ) {
+        let url = request?.url
+        let options = request?.options ?? []
         let registry = ImageTargetRegistry.shared
         let key = ImageTargetRegistry.Key(self, operation: operationKey)
         let (generation, replaced) = registry.begin(self, key: key, url: url)
         if replaced { imageLoadDidFinish() }
         let delayed = options.contains(.delayPlaceholder)
         if !delayed { setImage(placeholder) }
-        guard let url else {
+        guard let request, let url else {
             registry.end(key, generation: generation)
             if delayed { setImage(placeholder) }
             completion?(.failure(WebImageError(.invalidSource, "the image URL is nil")))
             return
         }
         imageLoadDidStart()
-        let request = ImageRequest(url: url, options: options, context: context)
         if let hit = manager.memoryHit(for: request) {
             registry.end(key, generation: generation)
             if !options.contains(.avoidAutoSetImage), let image = hit.image { setImage(image) }
@@ -48,7 +78,7 @@ extension ImageTarget {
             completion?(.success(hit))
             return
         }
-        let task = manager.task(for: request)
+        let task = ImageTask(manager: manager, request: request, afterMemoryMiss: true)
         registry.attach(task, key: key, generation: generation)
         Task { @MainActor [weak self] in
             for await event in task.progress where registry.isCurrent(key, generation: generation) {

@@ -87,6 +87,21 @@ import WebImageTesting
         }
     }
 
+    @Test func aMissLooksInMemoryOnceBeforeItsRun() async throws {
+        try await withManager { harness in
+            let counting = MemoryLookupCountingCache(harness.cache)
+            let context = ImageContext().with(ImageContextKeys.Cache.self, counting)
+            let request = ImageRequest(url: harness.url("/photo.jpg"), context: context)
+            let done = await withCheckedContinuation { continuation in
+                harness.manager.loadImage(with: request) { continuation.resume(returning: $0) }
+            }
+            #expect(try done.get().cacheType == ImageCacheType.none)
+            #expect(counting.lookups.load(ordering: .relaxed) == 1, "loadImage looked, the task did not look again")
+            _ = try await harness.manager.task(for: request).result
+            #expect(counting.lookups.load(ordering: .relaxed) == 2, "a task of its own looks once")
+        }
+    }
+
     @Test func callbackCompletionIsCalledExactlyOnce() async throws {
         try await withManager { harness in
             let url = harness.url("/photo.jpg")

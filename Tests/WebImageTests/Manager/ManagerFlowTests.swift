@@ -156,6 +156,23 @@ import WebImageTesting
         }
     }
 
+    @Test func aCompositeCacheEncodesForTheDiskOnTheWorkQueueToo() async throws {
+        try await withManager { harness in
+            let url = harness.url("/photo.jpg")
+            let transformer = CountingTransformer(size: 8)
+            let workQueue = harness.manager.workQueue
+            harness.coder.probe.withLock { $0 = { workQueue.running } }
+            let composite = ImageCaches([harness.cache])
+            let request = ImageRequest(
+                url: url, transformer: transformer, context: ImageContext().with(ImageContextKeys.Cache.self, composite)
+            )
+            _ = try await harness.manager.image(for: request)
+            await harness.manager.waitForPendingStores()
+            #expect(harness.coder.encodeProbes == [1])
+            #expect(await harness.cache.disk.contains(request.transformedCacheKey))
+        }
+    }
+
     @Test func thumbnailSizeShrinksOnLoad() async throws {
         try await withManager { harness in
             let request = ImageRequest(

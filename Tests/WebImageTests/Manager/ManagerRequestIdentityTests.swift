@@ -7,6 +7,9 @@ import WebImageTesting
 /// A loader for `test:` URLs that answers with a fixed JPEG and records the priority each load asked for.
 final class RecordingLoader: ImageLoading {
     let priorities = Locked<[ImageLoadPriority]>([])
+    let shutdowns = Locked(0)
+
+    func shutdown() async throws { shutdowns.withLock { $0 += 1 } }
 
     func canLoad(_ url: URL) -> Bool { url.scheme == "test" }
 
@@ -112,12 +115,27 @@ final class GatedCache: ImageCaching {
             let alice = harness.manager.task(for: ImageRequest(url: url, loaderOptions: Self.bearer("alice")))
             await harness.server.waitForRequests("/photo.jpg")
             let bob = harness.manager.task(for: ImageRequest(url: url, loaderOptions: Self.bearer("bob")))
-            while harness.manager.subscriberCount < 2 { try await Task.sleep(for: .milliseconds(2)) }
+            let joined = ContinuousClock.now + .seconds(10)
+            while harness.manager.subscriberCount < 2, ContinuousClock.now < joined {
+                try await Task.sleep(for: .milliseconds(2))
+            }
             harness.server.openGate("credentials")
             _ = try await alice.result
             _ = try await bob.result
             #expect(harness.server.requestCount("/photo.jpg") == 2)
+            let sent = harness.server.stats.values(of: "Authorization", for: "/photo.jpg")
+            #expect(sent.sorted() == ["Bearer alice", "Bearer bob"], "each caller's own credentials were sent")
         }
+    }
+
+    @Test func shutdownReachesCustomLoadersNestedInLoaderLists() async throws {
+        let inner = RecordingLoader()
+        let outer = RecordingLoader()
+        let manager = ImageManager(
+            configuration: .init(loader: ImageLoaders([FileImageLoader(), ImageLoaders([inner]), outer])))
+        await manager.shutdown()
+        #expect(inner.shutdowns.withLock { $0 } == 1)
+        #expect(outer.shutdowns.withLock { $0 } == 1)
     }
 
     @Test func aPriorityChangedBeforeTheTaskJoinsItsRunIsKept() async throws {

@@ -147,6 +147,36 @@ struct ImagePrefetcherTests {
         }
     }
 
+    @Test("requests keep their loader options and transformer, at low priority, in the prefetcher's tiers")
+    func requestsKeepWhatShapesThem() async throws {
+        try await withManager { harness in
+            let server = harness.server, manager = harness.manager
+            let url = server.url(ServedImages.alpha)
+            var loaderOptions = ImageLoaderOptions()
+            loaderOptions.requestModifier = .bearer("prefetch-token")
+            let request = ImageRequest(
+                url: url, options: .highPriority, transformer: Crop(size: PixelSize(width: 4, height: 4)),
+                loaderOptions: loaderOptions)
+            let prefetcher = ImagePrefetcher(manager: manager, keepsImagesInMemory: true)
+            let summary = await withCheckedContinuation { continuation in
+                prefetcher.prefetch([request]) { continuation.resume(returning: $0) }
+            }
+            #expect(summary.finished == 1)
+            #expect(server.stats.values(of: "Authorization", for: ServedImages.alpha) == ["Bearer prefetch-token"])
+            let image = harness.cache.memory.image(forKey: request.transformedCacheKey)
+            #expect(image?.size == PixelSize(width: 4, height: 4), "the transformed image is what was cached")
+
+            let diskOnly = ImagePrefetcher(manager: manager)
+            let other = ImageRequest(url: server.url(ServedImages.small), loaderOptions: loaderOptions)
+            let second = await withCheckedContinuation { continuation in
+                diskOnly.prefetch([other]) { continuation.resume(returning: $0) }
+            }
+            #expect(second.finished == 1)
+            #expect(!harness.cache.memory.containsImage(forKey: other.cacheKey), "the disk-only policy narrows it")
+            #expect(await harness.cache.disk.contains(other.cacheKey))
+        }
+    }
+
     @Test("an empty list completes at once")
     func emptyList() async throws {
         try await withManager { harness in

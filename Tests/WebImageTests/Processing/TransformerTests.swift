@@ -130,6 +130,13 @@ import WebImage
         let keys = transformers.map(\.key)
         #expect(Set(keys).count == keys.count, "\(keys)")
         #expect(Resize(to: PixelSize(width: 720, height: 588), mode: .cover).key == "resize(720x588,cover,lanczos3)")
+        // Before the CSS names, `fill` meant cover and `fit` contain: a key written then must not match another mode.
+        #expect(Resize(to: PixelSize(width: 720, height: 588), mode: .fill).key == "resize(720x588,stretch,lanczos3)")
+        #expect(
+            ResizeMode.all.allSatisfy { mode in
+                let key = Resize(to: PixelSize(width: 9, height: 9), mode: mode).key
+                return !key.contains(",fill,") && !key.contains(",fit,")
+            })
         #expect(Blur(radius: 2.5).key == "blur(2.500)")
     }
 

@@ -82,6 +82,35 @@ final class RunCountingCache: ImageCaching {
     func trim() async { await inner.trim() }
 }
 
+/// An ``ImageCache`` that counts the manager's synchronous memory lookups (``ImageCaching/cachedImage(forKey:)``).
+final class MemoryLookupCountingCache: ImageCaching {
+    let inner: ImageCache
+    let lookups = Atomic<Int>(0)
+
+    init(_ inner: ImageCache) { self.inner = inner }
+
+    func cachedImage(forKey key: String) -> Image? {
+        lookups.add(1, ordering: .relaxed)
+        return inner.cachedImage(forKey: key)
+    }
+    func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult? {
+        await inner.query(forKey: key, in: types, decode: decode)
+    }
+    func store(
+        _ image: Image?, data: Data?, forKey key: String, attributes: CacheEntryAttributes, in types: ImageCacheType
+    ) async throws(WebImageError) {
+        try await inner.store(image, data: data, forKey: key, attributes: attributes, in: types)
+    }
+    func remove(forKey key: String, from types: ImageCacheType) async { await inner.remove(forKey: key, from: types) }
+    func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType {
+        await inner.contains(key, in: types)
+    }
+    func removeAll(from types: ImageCacheType) async { await inner.removeAll(from: types) }
+    func count(in types: ImageCacheType) async -> Int { await inner.count(in: types) }
+    func totalSize(in types: ImageCacheType) async -> Int { await inner.totalSize(in: types) }
+    func trim() async { await inner.trim() }
+}
+
 /// A started test server, an HTTP loader, a counting coder, a cache in a fresh temp directory and a manager over
 /// them. Call ``shutdown()`` when done (``withManager(_:_:)`` does).
 struct ManagerHarness {

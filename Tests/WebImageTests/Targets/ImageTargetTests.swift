@@ -227,6 +227,26 @@ struct ImageTargetTests {
             #expect(try await log.result("main").get().image != nil)
         }
     }
+
+    @Test("a request brings its transformer and loader options; its options decide the placeholder")
+    func requestWithTransformerAndCredentials() async throws {
+        try await withManager { env in
+            let target = RecordingTarget()
+            let log = CompletionLog()
+            var loaderOptions = ImageLoaderOptions()
+            loaderOptions.requestModifier = .bearer("target-token")
+            let request = ImageRequest(
+                url: env.url(ServedImages.photo), options: .delayPlaceholder,
+                transformer: Resize(to: PixelSize(width: 32, height: 32), mode: .fill), loaderOptions: loaderOptions)
+            target.setImage(with: request, placeholder: placeholder, manager: env.manager, completion: log.handler("a"))
+            #expect(target.kinds == ["start"], "a delayed placeholder is not shown while loading")
+            let result = try await log.result("a").get()
+            #expect(result.image?.size == PixelSize(width: 32, height: 32))
+            #expect(target.images.last! === result.image)
+            let sent = env.server.stats.values(of: "Authorization", for: ServedImages.photo)
+            #expect(sent == ["Bearer target-token"])
+        }
+    }
 }
 
 /// Progress values collected on the main actor.

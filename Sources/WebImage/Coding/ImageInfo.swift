@@ -4,6 +4,7 @@ public struct ImageInfo: Sendable, Hashable {
     public var format: ImageFormat
     /// Pixel size as stored (before orientation).
     public var width: Int
+    /// The height as stored (before orientation).
     public var height: Int
     /// Frame count, where the header tells it without decoding; 1 for stills.
     public var frameCount: Int

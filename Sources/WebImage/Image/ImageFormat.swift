@@ -10,15 +10,25 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// JPEG (JFIF, EXIF).
     public static let jpeg = ImageFormat("jpeg")
+    /// PNG, and APNG when it has an animation control chunk.
     public static let png = ImageFormat("png")
+    /// GIF, still or animated.
     public static let gif = ImageFormat("gif")
+    /// WebP, lossy or lossless, still or animated.
     public static let webp = ImageFormat("webp")
+    /// TIFF (recognised, not decoded).
     public static let tiff = ImageFormat("tiff")
+    /// HEIF with HEVC images (HEIC).
     public static let heic = ImageFormat("heic")
+    /// AVIF (HEIF with AV1 images).
     public static let avif = ImageFormat("avif")
+    /// BMP (recognised, not decoded).
     public static let bmp = ImageFormat("bmp")
+    /// ICO (recognised, not decoded).
     public static let ico = ImageFormat("ico")
+    /// SVG (recognised, not rendered).
     public static let svg = ImageFormat("svg")
     /// Bytes that match no known image format.
     public static let unknown = ImageFormat("unknown")

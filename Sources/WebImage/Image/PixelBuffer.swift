@@ -80,9 +80,13 @@ public struct PixelBuffer: Sendable, Equatable {
 
 /// One 8-bit RGBA colour with straight alpha.
 public struct RGBA: Hashable, Sendable {
+    /// Red, 0–255.
     public var red: UInt8
+    /// Green, 0–255.
     public var green: UInt8
+    /// Blue, 0–255.
     public var blue: UInt8
+    /// Opacity, 0 (transparent) to 255 (opaque), not premultiplied.
     public var alpha: UInt8
 
     /// Creates a colour from its four channels.
@@ -93,7 +97,10 @@ public struct RGBA: Hashable, Sendable {
         self.alpha = alpha
     }
 
+    /// Opaque black.
     public static let black = RGBA(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = RGBA(red: 255, green: 255, blue: 255)
+    /// Fully transparent.
     public static let clear = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
 }

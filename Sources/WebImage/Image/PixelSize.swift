@@ -1,6 +1,8 @@
 /// A size in whole pixels.
 public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
 
     /// Creates a size of `width` by `height` pixels.

@@ -6,6 +6,7 @@ public struct ImageHTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDicti
     /// Creates headers from `fields`.
     public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
 
+    /// Headers from `["Name": "value", …]`, in the order written.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }

@@ -1,6 +1,7 @@
 /// Per-request switches, mirroring SDWebImage's `SDWebImageOptions` where they make sense off Apple platforms.
 public struct ImageOptions: OptionSet, Sendable, Hashable {
     public let rawValue: Int
+    /// Options from raw bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Load a URL even if it failed permanently before (it is otherwise refused with ``WebImageError/Code/failedURL``).

@@ -145,6 +145,7 @@ struct ImagePipeline: Sendable {
         }
         var partialData: ImagePartialDataHandler?
         if let previews { partialData = { data in previews.receive(data) } }
+        defer { previews?.finish() }
         return try await loader.load(loadRequest, progress: progress, partialData: partialData)
     }
 

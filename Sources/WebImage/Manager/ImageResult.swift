@@ -16,11 +16,17 @@ public struct ImageResult: Sendable {
 
 /// How long each stage of one request took, in seconds; 0 for stages that did not run.
 public struct ImageMetrics: Sendable, Hashable, Encodable {
+    /// Looking in the caches.
     public var cacheQuery: Double = 0
+    /// Loading the bytes (download, file read).
     public var load: Double = 0
+    /// Decoding.
     public var decode: Double = 0
+    /// Running the transformer.
     public var transform: Double = 0
+    /// Storing in the caches, when awaited (``ImageOptions/waitStoreCache``).
     public var store: Double = 0
+    /// From the request to the result.
     public var total: Double = 0
 
     /// No stage timed yet.

@@ -2,7 +2,9 @@ import Foundation
 
 /// Download progress: bytes received and, when the source announced it, the total.
 public struct ImageProgress: Sendable, Hashable {
+    /// Bytes received so far.
     public let received: Int
+    /// The total the source announced (`Content-Length`), if it did.
     public let expected: Int?
 
     /// The fraction done, when the total is known.

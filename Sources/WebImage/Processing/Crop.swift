@@ -4,6 +4,7 @@ public struct Crop: PixelTransforming {
     public let rect: PixelRect?
     /// The size to keep, when cropping by gravity.
     public let size: PixelSize?
+    /// Where the kept rectangle sits in the image.
     public let gravity: Gravity
 
     /// Keeps `rect`; the rectangle must lie inside the image.

@@ -22,8 +22,10 @@ public protocol ImageTransforming: Sendable {
 }
 
 extension ImageTransforming {
+    /// `nil`: the transformer needs the full source, so nothing is shrunk on load.
     public func minimumSourceSize(for original: PixelSize) -> PixelSize? { nil }
 
+    /// Transforms `image` as it is.
     public func transform(_ image: Image, shrunkFrom original: PixelSize) throws(WebImageError) -> Image {
         try transform(image)
     }

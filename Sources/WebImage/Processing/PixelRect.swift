@@ -1,8 +1,12 @@
 /// A rectangle in whole pixels, origin at the top-left.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    /// The left edge.
     public var x: Int
+    /// The top edge.
     public var y: Int
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
 
     /// Creates a rectangle.
@@ -25,6 +29,7 @@ public struct Gravity: Hashable, Sendable, CustomStringConvertible {
     public let horizontal: Double
     /// Vertical placement: 0 top, 0.5 centre, 1 bottom.
     public let vertical: Double
+    /// The name, as in cache keys (`center`, `topleft`, …).
     public let description: String
 
     private init(_ horizontal: Double, _ vertical: Double, _ name: String) {
@@ -33,14 +38,23 @@ public struct Gravity: Hashable, Sendable, CustomStringConvertible {
         description = name
     }
 
+    /// Centred on both axes.
     public static let center = Gravity(0.5, 0.5, "center")
+    /// The top edge, centred across.
     public static let top = Gravity(0.5, 0, "top")
+    /// The bottom edge, centred across.
     public static let bottom = Gravity(0.5, 1, "bottom")
+    /// The left edge, centred down.
     public static let left = Gravity(0, 0.5, "left")
+    /// The right edge, centred down.
     public static let right = Gravity(1, 0.5, "right")
+    /// The top-left corner.
     public static let topLeft = Gravity(0, 0, "topleft")
+    /// The top-right corner.
     public static let topRight = Gravity(1, 0, "topright")
+    /// The bottom-left corner.
     public static let bottomLeft = Gravity(0, 1, "bottomleft")
+    /// The bottom-right corner.
     public static let bottomRight = Gravity(1, 1, "bottomright")
 
     /// All gravities, for parsing names.

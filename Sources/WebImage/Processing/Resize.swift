@@ -1,5 +1,6 @@
 /// How ``Resize`` fits an image into a target size; the names and meanings of CSS `object-fit`, as the CLI's `--fit`.
 public struct ResizeMode: Hashable, Sendable, CustomStringConvertible {
+    /// The mode's CSS `object-fit` name.
     public let description: String
     private init(_ name: String) { description = name }
 
@@ -29,10 +30,13 @@ public struct Resize: PixelTransforming {
     public let size: PixelSize?
     /// The scale factor, when resizing by a factor.
     public let scale: Double?
+    /// How the image is fitted into ``size``.
     public let mode: ResizeMode
+    /// The resampling filter.
     public let filter: ResamplingFilter
     /// Where ``ResizeMode/cover`` keeps the picture when it crops.
     public let gravity: Gravity
+    /// Whether a result larger than the source is made; otherwise the source size caps it.
     public let allowsUpscaling: Bool
     /// The largest result allowed.
     public let limits: TransformLimits

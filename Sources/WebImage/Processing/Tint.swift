@@ -1,5 +1,6 @@
 /// Blends a colour over every frame's pixels by the colour's alpha, keeping each pixel's own alpha.
 public struct Tint: PixelTransforming {
+    /// The colour laid over the image; its alpha is the strength.
     public let color: RGBA
 
     /// Tints with `color`; its alpha is the strength (255 replaces the colour entirely).

@@ -1,5 +1,6 @@
 /// Applies transformers one after another; its key is theirs joined with `|`.
 public struct TransformerPipeline: ImageTransforming {
+    /// The transformers, applied in order.
     public let transformers: [any ImageTransforming]
 
     /// A pipeline of `transformers`, applied in order.

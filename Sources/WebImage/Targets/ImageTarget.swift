@@ -33,7 +33,10 @@ public protocol ImageTarget: AnyObject, Sendable {
 }
 
 extension ImageTarget {
+    /// Does nothing.
     public func imageLoadDidStart() {}
+    /// Does nothing.
     public func imageLoadProgress(_ progress: ImageProgress) {}
+    /// Does nothing.
     public func imageLoadDidFinish() {}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImageTesting
 
 @testable import WebImage
 
@@ -60,22 +61,10 @@ enum ReadmeQuickStart {
 }
 
 @Suite struct ReadmeExamplesTests {
-    /// The lines between two markers, each with its indentation removed, blank lines dropped.
-    static func code(_ text: String, from begin: String, to end: String) -> [String] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let start = lines.firstIndex(where: { $0.contains(begin) }),
-            let stop = lines[start...].firstIndex(where: { $0.contains(end) })
-        else { return [] }
-        return lines[(start + 1)..<stop].map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
     @Test func readmeHasThisCode() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let shown = Self.code(readme, from: "import WebImage", to: "```")
-        let compiled = Self.code(source, from: "// README: " + "begin", to: "// README: " + "end")
+        let shown = ReadmeCode.lines(try ReadmeCode.readme(), from: "import WebImage", to: "```")
+        let compiled = ReadmeCode.lines(source, from: "// README: " + "begin", to: "// README: " + "end")
         #expect(!compiled.isEmpty)
         #expect(shown == compiled, "README's quick start differs from ReadmeExamplesTests.swift")
     }

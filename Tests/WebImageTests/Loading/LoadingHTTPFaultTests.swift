@@ -65,7 +65,8 @@ struct LoadingHTTPFaultTests {
                 }
             }
             #expect(error?.isTransient == true)
-            #expect(elapsed >= 0.9 && elapsed < 2.0, "took \(elapsed) s")
+            // Not before the timeout; the upper bound only tells "fired" from "hung" (no timing precision on a busy CI).
+            #expect(elapsed >= 0.9 && elapsed < 10, "took \(elapsed) s")
             server.openGate("never")
         }
     }
@@ -84,7 +85,8 @@ struct LoadingHTTPFaultTests {
             }
             #expect(error != nil)
             #expect(recorder.calls.withLock { !$0.isEmpty }, "the body had started")
-            #expect(elapsed >= 1.9 && elapsed < 3.0, "took \(elapsed) s")
+            // The timeout covers the whole transfer: a per-read timeout would let this 500 s drip run on.
+            #expect(elapsed >= 1.9 && elapsed < 20, "took \(elapsed) s")
             await server.waitUntil { $0.aborted["/huge/1000000"] == 1 }
         }
     }

@@ -60,7 +60,9 @@ public final class ImageServer: Sendable {
             policy: policy,
             fetcher: fetcher,
             store: store,
-            processor: ImageProcessor(coders: ImageCoders.default, limits: limits),
+            processor: ImageProcessor(
+                coders: ImageCoders.default, limits: limits,
+                formats: FormatChoice(preferred: configuration.preferredFormats)),
             gate: ProcessingGate(
                 slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
                 metrics: metrics, whenIdle: configuration.whenIdle),
@@ -75,11 +77,15 @@ public final class ImageServer: Sendable {
         addRoutes(to: router.group())
     }
 
-    /// Adds `GET`/`HEAD` `health`, `GET metrics` (Prometheus text format), `POST admin/purge` (with a purge key) and
-    /// the image routes under `group`'s path.
-    public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
+    /// Adds `GET`/`HEAD` `health`, `GET metrics` (Prometheus text format), `POST admin/purge` (with a purge key),
+    /// the image routes, a landing page at the group's root and `OPTIONS` on every path (200, as imgproxy answers)
+    /// under `group`'s path. Every response carries imgproxy's `Content-Security-Policy` and an `X-Request-ID`.
+    public func addRoutes<Context: RequestContext>(to parent: RouterGroup<Context>) {
         let responder = responder
         let log = RequestLog(logger: configuration.logger)
+        let group = parent.group().add(middleware: StandardHeadersMiddleware<Context>())
+        group.get("/") { _, _ in Self.text(.ok, Self.landing, type: "text/html; charset=utf-8") }
+        group.on("**", method: .options) { _, _ in Self.text(.ok, "", type: "text/plain") }
         group.get("health") { _, _ in Self.health() }
         group.head("health") { _, _ in Self.health() }
         let shared = configuration.sharedStore
@@ -118,10 +124,21 @@ public final class ImageServer: Sendable {
     }
 
     private static func health() -> Response {
+        var response = text(.ok, "OK\n", type: "text/plain; charset=utf-8")
+        response.headers[.cacheControl] = "no-cache"
+        return response
+    }
+
+    private static let landing = """
+        <!doctype html><html><head><title>webimage serve</title></head>
+        <body><p>webimage serve: an imgproxy-compatible image server.</p></body></html>
+
+        """
+
+    private static func text(_ status: HTTPResponse.Status, _ body: String, type: String) -> Response {
         var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "OK\n")))
+        headers[.contentType] = type
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     private static func metrics(_ metrics: ServerMetrics, shared: SharedStore?) -> Response {

@@ -31,6 +31,10 @@ public struct ImageServerConfiguration: Sendable {
     /// Answer AVIF when the client's `Accept` has `image/avif` and the URL names no format (before WebP). Default
     /// off: AVIF encodes take several times longer than WebP.
     public var autoAVIF = false
+    /// The formats a result keeps its source's format in when the request names none, and otherwise chosen from, in
+    /// order (imgproxy's `IMGPROXY_PREFERRED_FORMATS`): an animation takes the first that animates, an image with
+    /// alpha the first with alpha. Default JPEG, PNG, GIF; formats the server cannot write are ignored.
+    public var preferredFormats: [ImageFormat] = [.jpeg, .png, .gif]
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly
@@ -60,4 +64,10 @@ public struct ImageServerConfiguration: Sendable {
 
     /// The defaults: no key, no presets, any http(s) source on a public address, in-memory caching.
     public init() {}
+
+    /// The format imgproxy's name `name` stands for (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`), when the server
+    /// can write it; `nil` otherwise.
+    public static func writableFormat(named name: String) -> ImageFormat? {
+        OutputFormat.byName[name.lowercased()].flatMap { FormatChoice.writable.contains($0) ? $0 : nil }
+    }
 }

@@ -25,7 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
             WEBIMAGE_ALLOWED_SOURCES (comma-separated), WEBIMAGE_LOCAL_ROOT, WEBIMAGE_MAX_SRC_RESOLUTION, \
             WEBIMAGE_MAX_SRC_FILE_SIZE, WEBIMAGE_MAX_ANIMATION_FRAMES, WEBIMAGE_MAX_RESULT_DIMENSION, \
             WEBIMAGE_DOWNLOAD_TIMEOUT, WEBIMAGE_TIMEOUT, WEBIMAGE_TTL, WEBIMAGE_AUTO_WEBP, WEBIMAGE_AUTO_AVIF, \
-            WEBIMAGE_PRESETS_FILE, WEBIMAGE_NO_RESULT_CACHE, WEBIMAGE_MEMORY_CACHE_SIZE, WEBIMAGE_WORKERS, \
+            WEBIMAGE_PREFERRED_FORMATS (comma-separated), WEBIMAGE_PRESETS_FILE, WEBIMAGE_NO_RESULT_CACHE, \
+            WEBIMAGE_MEMORY_CACHE_SIZE, WEBIMAGE_WORKERS, \
             WEBIMAGE_QUEUE_SIZE, WEBIMAGE_QUEUE_TIMEOUT, WEBIMAGE_SHUTDOWN_TIMEOUT, WEBIMAGE_MALLOC, \
             WEBIMAGE_ALLOW_LOOPBACK_SOURCES, WEBIMAGE_ALLOW_PRIVATE_SOURCES, WEBIMAGE_ALLOW_LINK_LOCAL_SOURCES, \
             and for a cluster WEBIMAGE_SHARED_STORE, WEBIMAGE_SHARED_STORE_ENDPOINT, WEBIMAGE_SHARED_STORE_REGION, \
@@ -94,6 +95,11 @@ struct ServeCommand: AsyncParsableCommand {
     var autoWebp = Env.bool("AUTO_WEBP") ?? true
     @Flag(inversion: .prefixedNo, help: "Answer AVIF when the client accepts it and the URL names no format.")
     var autoAvif = Env.bool("AUTO_AVIF") ?? false
+    @Option(
+        help: ArgumentHelp(
+            "Without a format in the URL, keep the source's format if listed, else pick the first that fits.",
+            valueName: "jpeg,png,gif"))
+    var preferredFormats = Env.string("PREFERRED_FORMATS") ?? "jpeg,png,gif"
     @Flag(help: "Allow sources on loopback addresses (127.0.0.0/8, ::1).")
     var allowLoopbackSources = false
     @Flag(help: "Allow sources on private addresses (RFC 1918, CGNAT, fc00::/7).")
@@ -173,6 +179,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.ttl = ttl
         configuration.autoWebP = autoWebp
         configuration.autoAVIF = autoAvif
+        configuration.preferredFormats = try preferredFormats.split(separator: ",").map { name in
+            guard let format = ImageServerConfiguration.writableFormat(named: String(name)) else {
+                throw ValidationError("--preferred-formats: '\(name)' is not jpeg, png, webp, avif or gif")
+            }
+            return format
+        }
+        guard !configuration.preferredFormats.isEmpty else { throw ValidationError("--preferred-formats is empty") }
         configuration.addressPolicy = SourceAddressPolicy(
             allowsLoopback: allowLoopbackSources || Env.bool("ALLOW_LOOPBACK_SOURCES") == true,
             allowsPrivate: allowPrivateSources || Env.bool("ALLOW_PRIVATE_SOURCES") == true,

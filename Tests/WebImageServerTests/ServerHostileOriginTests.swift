@@ -25,7 +25,7 @@ struct ServerHostileOriginTests {
             try await Self.expectStillServing(harness)
 
             let lie = try await harness.get(harness.url("", "/geometry.png?lie=5000"))
-            #expect(lie.status.code >= 400, "\(lie.status)")
+            #expect(lie.status.code == 422, "an incomplete source response, as imgproxy answers: \(lie.status)")
             try await Self.expectStillServing(harness)
 
             let endless = try await harness.get(harness.url("", "/huge/50000000?chunked"))
@@ -37,7 +37,7 @@ struct ServerHostileOriginTests {
             try await Self.expectStillServing(harness)
 
             let truncated = try await harness.get(harness.url("", "/geometry.png?truncate=100"))
-            #expect(truncated.status.code >= 400, "\(truncated.status)")
+            #expect(truncated.status.code == 422, "\(truncated.status)")
             try await Self.expectStillServing(harness)
         }
     }

@@ -109,6 +109,7 @@ struct ServerOperationsTests {
     @Test(arguments: [
         (WebImageError.Code.timedOut, 504, "timeout"), (.bodyTooLarge, 422, "too_large"),
         (.forbiddenSource, 404, "forbidden"), (.connectionFailed, 404, "unreachable"), (.cancelled, 503, "cancelled"),
+        (.incompleteResponse, 422, "incomplete"),
     ])
     func originFailuresMapToImgproxysStatusAndAMetricsKind(code: WebImageError.Code, status: Int, kind: String) {
         let mapped = SourceFetcher.map(WebImageError(code, "test"))

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import Testing
 import WebImage
@@ -78,13 +79,80 @@ struct ServerResponseTests {
         }
     }
 
-    @Test func animationsStayAnimatedInWebPUpToTheFrameLimit() async throws {
+    @Test func animationsStayAnimatedUpToTheFrameLimit() async throws {
         try await ServerHarness.run(configure: { $0.limits.maxAnimationFrames = 3 }) { harness in
-            let webp = try ServerHarness.image(try await harness.get(harness.url("w:20", "/anim.webp")))
+            let negotiated = try await harness.get(harness.url("w:20", "/anim.webp"), headers: [.accept: "image/webp"])
+            #expect(negotiated.headers[.contentType] == "image/webp")
+            let webp = try ServerHarness.image(negotiated)
             #expect(webp.frames.count == 3)
             #expect((webp.width, webp.height) == (20, 10))
+            // Without a format: WebP is not a preferred format, so the first preferred one that animates, GIF.
+            let plain = try await harness.get(harness.url("w:20", "/anim.webp"))
+            #expect(plain.headers[.contentType] == "image/gif")
+            #expect(try ServerHarness.image(plain).frames.count == 3)
             let png = try ServerHarness.image(try await harness.get(harness.url("w:20", "/anim.webp", ext: "png")))
             #expect(png.frames.count == 1)
+        }
+    }
+
+    @Test func withoutAFormatAPreferredSourceFormatIsKeptElseTheFirstPreferredThatFits() async throws {
+        try await ServerHarness.run { harness async throws in
+            // imgproxy's determineOutputFormat with its default preferred formats (JPEG, PNG, GIF).
+            #expect(try await Self.contentType(harness, "w:10", "/geometry.webp") == "image/jpeg")
+            #expect(
+                try await Self.contentType(harness, "w:10", "/alpha.webp") == "image/png",
+                "an alpha channel expects transparency")
+            #expect(
+                try await Self.contentType(harness, "w:10/bg:ffffff", "/alpha.webp") == "image/jpeg",
+                "a background flattens it")
+            #expect(
+                try await Self.contentType(harness, "rs:fit:300:300/ex:1", "/geometry.webp") == "image/png",
+                "extend expects it")
+            #expect(try await Self.contentType(harness, "rs:fit:300:300/ex:1", "/heic_rgb.heic") == "image/png")
+            #expect(try await Self.contentType(harness, "w:10/bg:ffffff", "/heic_alpha.heic") == "image/jpeg")
+            #expect(
+                try await Self.contentType(harness, "w:10", "/geometry.png") == "image/png",
+                "a preferred source format is kept")
+            #expect(
+                try await Self.contentType(harness, "w:10/ex:1", "/geometry.jpg") == "image/jpeg", "even when extended")
+        }
+        try await ServerHarness.run(configure: { $0.preferredFormats = [.webp, .png] }) { harness async throws in
+            #expect(try await harness.get(harness.url("w:10", "/geometry.webp")).headers[.contentType] == "image/webp")
+            #expect(try await harness.get(harness.url("w:10", "/geometry.jpg")).headers[.contentType] == "image/webp")
+        }
+    }
+
+    /// The `Content-Type` of the result of `options` applied to the origin's `path`.
+    static func contentType(_ harness: ServerHarness, _ options: String, _ path: String) async throws -> String? {
+        try await harness.get(harness.url(options, path)).headers[.contentType]
+    }
+
+    @Test func everyResponseCarriesImgproxysSecurityPolicyAndARequestID() async throws {
+        try await ServerHarness.run { harness in
+            let csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
+            let image = try await harness.get(harness.url("w:10", "/geometry.png"))
+            let error = try await harness.get("/insecure/w:x/plain/http://a")
+            let health = try await harness.get("/health")
+            let landing = try await harness.get("/")
+            let options = try await harness.get(harness.url("w:10", "/geometry.png"), method: .options)
+            #expect(landing.status == .ok && landing.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(options.status == .ok)
+            for response in [image, error, health, landing, options] {
+                #expect(response.headers[.contentSecurityPolicy] == csp)
+                let id = try #require(response.headers[HTTPFields.Element.Name("X-Request-ID")!])
+                #expect(
+                    id.count == 21 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
+            }
+            #expect(
+                image.headers[HTTPFields.Element.Name("X-Request-ID")!]
+                    != error.headers[HTTPFields.Element.Name("X-Request-ID")!])
+            let traced = try await harness.get(
+                "/health", headers: [HTTPFields.Element.Name("X-Request-ID")!: "trace-42_A"])
+            #expect(traced.headers[HTTPFields.Element.Name("X-Request-ID")!] == "trace-42_A")
+            let hostile = try await harness.get(
+                "/health", headers: [HTTPFields.Element.Name("X-Request-ID")!: "a b\"<x>"])
+            #expect(
+                hostile.headers[HTTPFields.Element.Name("X-Request-ID")!] != "a b\"<x>", "only [A-Za-z0-9_-] is echoed")
         }
     }
 
@@ -96,6 +164,11 @@ struct ServerResponseTests {
             #expect(named.headers[.contentDisposition] == "attachment; filename=\"cat.png\"")
             let encoded = try await harness.get(harness.url("fn:bXkgImNhdCI:1", "/geometry.png"))
             #expect(encoded.headers[.contentDisposition] == "inline; filename=\"my %22cat%22.png\"")
+            // As imgproxy (filepath.Split and Ext of the whole source URL): the query is part of the last segment.
+            let query = try await harness.get(harness.url("w:10", "/geometry.png?v=1.2"))
+            #expect(query.headers[.contentDisposition] == "inline; filename=\"geometry.png?v=1.png\"")
+            let path = try await harness.get(harness.url("w:10", "/geometry.png?u=/a/b.jpg"))
+            #expect(path.headers[.contentDisposition] == "inline; filename=\"b.png\"")
         }
     }
 

@@ -60,6 +60,9 @@ struct ServerStatusTests {
             Self.expectError(try await harness.get(harness.url("", "/status/410")), 410)
             Self.expectError(try await harness.get(harness.url("", "/status/500")), 502)
             Self.expectError(try await harness.get(harness.url("", "/status/503")), 502)
+            // imgproxy takes an image from 200 and 206 only: another 2xx (with a body or not) is 404.
+            Self.expectError(try await harness.get(harness.url("", "/status/202")), 404)
+            Self.expectError(try await harness.get(harness.url("", "/status/204")), 404)
             Self.expectError(try await harness.get(harness.url("", "/html")), 422)
             Self.expectError(try await harness.get(harness.url("", "/fixtures/corpus/images/gen_random.bin")), 422)
             Self.expectError(try await harness.get(harness.url("", "/fixtures/corpus/images/gen_truncated.png")), 422)

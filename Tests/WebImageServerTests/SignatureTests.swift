@@ -20,6 +20,8 @@ struct SignatureTests {
         let signer = URLSigner(key: Array("test-key".utf8), salt: Array("test-salt".utf8))
         #expect(signer.signature(for: "asd") == "oWaL7QoW5TsgbuiS9-5-DI8S3Ibbo1gdB2SteJh3a20")
         #expect(signer.verify("oWaL7QoW5TsgbuiS9-5-DI8S3Ibbo1gdB2SteJh3a20", for: "asd"))
+        // imgproxy decodes without padding (RawURLEncoding): the same MAC with `=` is refused.
+        #expect(!signer.verify("oWaL7QoW5TsgbuiS9-5-DI8S3Ibbo1gdB2SteJh3a20=", for: "asd"))
     }
 
     @Test func parserAcceptsTheSignedPathAndRefusesAnyChange() throws {

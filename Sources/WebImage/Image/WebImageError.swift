@@ -11,7 +11,7 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
             case invalidSource = 1, unsupportedFormat, corruptData, truncatedData, tooLarge, encodingFailed
             case invalidArgument, fileNotFound, fileUnreadable, badStatus, invalidResponse, bodyTooLarge
             case timedOut, connectionFailed, cancelled, tooManyRedirects, cacheFailure, failedURL
-            case notCached, notModified, forbiddenSource, writeFailed
+            case notCached, notModified, forbiddenSource, writeFailed, incompleteResponse
         }
         fileprivate let value: Value
         fileprivate init(_ value: Value) { self.value = value }
@@ -66,6 +66,9 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         /// A result could not be written to its destination (missing permissions, full disk, a path that is not
         /// a directory).
         public static let writeFailed = Code(.writeFailed)
+        /// The connection closed before the whole response arrived: fewer body bytes than its `Content-Length`, or a
+        /// chunked body or a head cut short. Transient.
+        public static let incompleteResponse = Code(.incompleteResponse)
     }
 
     /// What went wrong.
@@ -90,12 +93,13 @@ public struct WebImageError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// Whether trying again later may succeed: timeouts, connection failures, cancellation, HTTP 5xx, 408 and 429.
+    /// Whether trying again later may succeed: timeouts, connection failures, incomplete responses, cancellation,
+    /// HTTP 5xx, 408 and 429.
     ///
     /// The manager remembers URLs whose errors are not transient and does not load them again unless asked.
     public var isTransient: Bool {
         switch code {
-        case .timedOut, .connectionFailed, .cancelled, .cacheFailure, .notCached: true
+        case .timedOut, .connectionFailed, .incompleteResponse, .cancelled, .cacheFailure, .notCached: true
         case .badStatus:
             if let status = httpStatus { status >= 500 || status == 408 || status == 429 } else { true }
         default: false

@@ -66,15 +66,15 @@ extension HTTPImageLoader {
         }
     }
 
-    /// A connection that failed before the announced length arrived is a transient connection failure, whatever
-    /// the HTTP parser called it.
+    /// A connection that failed before the announced length arrived is an incomplete response, whatever the HTTP
+    /// parser called it.
     private static func explain(_ error: any Error, received: (count: Int, expected: Int?), url: URL) -> any Error {
         guard !(error is WebImageError), let expected = received.expected, received.count < expected else {
             return error
         }
         if let error = error as? HTTPClientError, error == .cancelled || error == .deadlineExceeded { return error }
         return WebImageError(
-            .connectionFailed, "the connection closed after \(received.count) of \(expected) bytes", url: url,
+            .incompleteResponse, "the connection closed after \(received.count) of \(expected) bytes", url: url,
             underlying: error)
     }
 
@@ -99,8 +99,10 @@ extension HTTPImageLoader {
             return WebImageError(.timedOut, "connect timed out", url: url, underlying: error)
         }
         // A parser error at end of stream is a connection that closed mid-message; any other is a malformed answer.
-        if let error = error as? HTTPParserError, error != .invalidEOFState {
-            return WebImageError(.invalidResponse, "malformed HTTP response (\(error))", url: url, underlying: error)
+        if let error = error as? HTTPParserError {
+            return error == .invalidEOFState
+                ? WebImageError(.incompleteResponse, "the connection closed mid-response", url: url, underlying: error)
+                : WebImageError(.invalidResponse, "malformed HTTP response (\(error))", url: url, underlying: error)
         }
         return WebImageError(.connectionFailed, "connection failed (\(error))", url: url, underlying: error)
     }

@@ -155,13 +155,13 @@ struct ImageResponder: Sendable {
         return max(0, min(configuration.ttl, expires - now))
     }
 
-    /// `inline; filename="stem.ext"` (or `attachment`), the stem from `filename` or the source's last path segment.
+    /// `inline; filename="stem.ext"` (or `attachment`), the stem from `filename`, else, as imgproxy takes it, what
+    /// follows the source's last `/` (query included) up to its last `.`.
     private func disposition(_ parsed: ImageURLRequest, format: ImageFormat) -> String {
         var stem = parsed.options.filename
         if stem.isEmpty {
-            let path = URL(string: parsed.source)?.path ?? ""
-            let last = path.split(separator: "/").last.map(String.init) ?? ""
-            stem = last.lastIndex(of: ".").map { String(last[..<$0]) } ?? last
+            let last = parsed.source.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+            stem = String(last.lastIndex(of: ".").map { last[..<$0] } ?? last)
         }
         // Quotes become %22, as imgproxy writes them; control characters could split the header and are dropped.
         stem = String(String.UnicodeScalarView(stem.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))

@@ -29,7 +29,7 @@ final class SourceFetcher: Sendable {
         var options = ImageLoaderOptions()
         options.timeout = limits.downloadTimeout
         options.maxBodySize = limits.maxSourceFileSize
-        options.responseValidator = .statusOnly
+        options.responseValidator = Self.imgproxyStatuses
         options.redirectLimit = 5
         loaderOptions = options
         self.cache = cache
@@ -70,6 +70,13 @@ final class SourceFetcher: Sendable {
 
     func shutdown() async { await manager.shutdown() }
 
+    /// The origin statuses imgproxy takes an image from: 200 and 206 (others are errors; a 2xx or 3xx that is not a
+    /// redirect answers 404). The server sends no conditional request, so a 304 is not expected either.
+    static let imgproxyStatuses = ImageResponseValidator { response throws(WebImageError) in
+        guard let status = response.httpStatus, status != 200, status != 206 else { return }
+        throw WebImageError(.badStatus, "HTTP status \(status)", url: response.url, httpStatus: status)
+    }
+
     /// imgproxy's status for a failed fetch, with the kind of origin failure for the metrics.
     static func map(_ error: WebImageError) -> ImageServerError {
         var mapped: ImageServerError
@@ -90,6 +97,9 @@ final class SourceFetcher: Sendable {
         case .timedOut:
             mapped = ImageServerError(status: 504, "source download timed out")
             failure = "timeout"
+        case .incompleteResponse:
+            mapped = ImageServerError(status: 422, "source response is incomplete")
+            failure = "incomplete"
         case .bodyTooLarge, .tooLarge:
             mapped = ImageServerError(status: 422, "source file is too big")
             failure = "too_large"

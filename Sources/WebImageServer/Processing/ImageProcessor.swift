@@ -26,22 +26,20 @@ struct StageTimings: Sendable {
 struct ImageProcessor: Sendable {
     let coders: any ImageCoding
     let limits: ServerLimits
+    /// How the format is chosen when the request names none.
+    var formats = FormatChoice(preferred: FormatChoice.imgproxyDefault)
 
-    /// The formats the server writes, and of those the ones that animate.
-    static let writable: [ImageFormat] = [.jpeg, .png, .webp, .avif, .gif]
-    static let animatable: Set<ImageFormat> = [.webp, .gif]
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
     static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif]
 
-    /// Processes `data` into `format`, or, when `format` is `nil`, into the source's format if writable, else PNG
-    /// for transparent images and JPEG for opaque ones.
+    /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks.
     func process(
         _ data: Data, options: ProcessingOptions, format requested: ImageFormat?
     ) throws(ImageServerError) -> ProcessedImage {
         let info: ImageInfo
         do { info = try coders.info(of: data) } catch { throw Self.unprocessable(error) }
-        let candidate = requested ?? (Self.writable.contains(info.format) ? info.format : nil)
-        let animate = candidate.map { Self.animatable.contains($0) } ?? false && limits.maxAnimationFrames > 1
+        let candidate = formats.early(requested: requested, source: info.format)
+        let animate = formats.mayAnimate(candidate) && limits.maxAnimationFrames > 1
         // The frames that will be decoded count, as imgproxy counts the frames it loads.
         let keptFrames = animate ? max(1, min(info.frameCount, limits.maxAnimationFrames)) : 1
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
@@ -53,7 +51,7 @@ struct ImageProcessor: Sendable {
         let decoding = DecodingOptions(
             targetSize: Self.shrinkTarget(planned), firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
             limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution),
-            // Without a requested format the result is JPEG or PNG, which both carry a profile.
+            // A result format without room for a profile (GIF) converts at encoding.
             keepsColorProfile: !options.stripColorProfile && candidate.map(Self.profileCarrying.contains) ?? true,
             keepsMetadata: !options.stripMetadata
         )
@@ -64,7 +62,11 @@ struct ImageProcessor: Sendable {
         if image.frames.count > limits.maxAnimationFrames {
             image = image.withFrames(Array(image.frames.prefix(limits.maxAnimationFrames)))
         }
-        let format = candidate ?? (image.isOpaque ? .jpeg : .png)
+        let format =
+            candidate
+            ?? formats.late(
+                animated: image.frames.count > 1,
+                expectsTransparency: options.background == nil && (info.hasAlpha || options.extend))
         guard coders.canEncode(format) else {
             throw ImageServerError(status: 422, "the \(format.name) format cannot be written")
         }

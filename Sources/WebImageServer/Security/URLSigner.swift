@@ -29,9 +29,10 @@ public struct URLSigner: Sendable, Hashable {
         return Base64URL.encode(Array(mac))
     }
 
-    /// Whether `signature` is the signature of `path`, compared in constant time.
+    /// Whether `signature` is the signature of `path`, compared in constant time. As imgproxy decodes it (Go's
+    /// `RawURLEncoding`), a padded signature (`=`) is refused.
     public func verify(_ signature: String, for path: String) -> Bool {
-        guard let given = OptionArguments.base64URL(signature) else { return false }
+        guard !signature.contains("="), let given = OptionArguments.base64URL(signature) else { return false }
         var message = salt
         if !path.hasPrefix("/") { message.append(UInt8(ascii: "/")) }
         message.append(contentsOf: Array(path.utf8))

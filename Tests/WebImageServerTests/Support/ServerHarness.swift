@@ -95,6 +95,12 @@ enum TestImages {
         if let png = try? coders.encode(Image(pixels: alpha), as: .png, options: .default) {
             origin.register(png, at: "/alpha.png")
         }
+        // Still WebP, which imgproxy does not keep by default (not a preferred format): opaque and with alpha.
+        for (name, pixels) in [("geometry", geometry), ("alpha", alpha)] {
+            if let webp = try? coders.encode(Image(pixels: pixels), as: .webp, options: .default) {
+                origin.register(webp, at: "/\(name).webp", contentType: "image/webp")
+            }
+        }
         let frames = (0..<5).map { index in
             ImageFrame(
                 pixels: PixelBuffer(width: 40, height: 20, filledWith: RGBA(red: UInt8(index * 50), green: 0, blue: 0)),

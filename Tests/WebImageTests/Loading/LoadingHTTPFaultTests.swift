@@ -37,7 +37,7 @@ struct LoadingHTTPFaultTests {
 
     @Test func shortBodyThenCloseFails() async throws {
         try await withServer { server, loader in
-            let error = await expectError(.connectionFailed) { () async throws(WebImageError) in
+            let error = await expectError(.incompleteResponse) { () async throws(WebImageError) in
                 try await loader.load(server.url("/generated/lie?lie=5000"))
             }
             // AsyncHTTPClient may drop chunks still buffered when the connection fails, so only the total is certain.
@@ -48,7 +48,7 @@ struct LoadingHTTPFaultTests {
 
     @Test func truncatedChunkedBodyFails() async throws {
         try await withServer { server, loader in
-            let error = await expectError(.connectionFailed) { () async throws(WebImageError) in
+            let error = await expectError(.incompleteResponse) { () async throws(WebImageError) in
                 try await loader.load(server.url("/generated/t?truncate=30000"))
             }
             #expect(error?.isTransient == true)

@@ -1,0 +1,29 @@
+import Hummingbird
+
+/// The headers imgproxy puts on every response: `Content-Security-Policy` (nothing a result could contain may run
+/// or load anything, should a browser open it as a document) and `X-Request-ID` (the client's own when it is
+/// `[A-Za-z0-9_-]+`, at most 128 characters; otherwise a new random one), so a request can be traced in the logs.
+struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var contentSecurityPolicy: String { "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox" }
+    static var requestIDHeader: HTTPFields.Element.Name { HTTPFields.Element.Name("X-Request-ID")! }
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var response = try await next(request, context)
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        }
+        response.headers[Self.requestIDHeader] = Self.requestID(request.headers[Self.requestIDHeader])
+        return response
+    }
+
+    /// `given` when it is a valid request ID, else a new one: 21 random characters of the URL-safe alphabet.
+    static func requestID(_ given: String?) -> String {
+        if let given, (1...128).contains(given.utf8.count), given.utf8.allSatisfy(Base64URL.alphabet.contains) {
+            return given
+        }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        return String(decoding: (0..<21).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] }, as: UTF8.self)
+    }
+}

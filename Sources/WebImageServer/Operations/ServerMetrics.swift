@@ -10,7 +10,7 @@ import WebImageStores
 ///
 /// | name | type | labels |
 /// |---|---|---|
-/// | `webimage_requests_total` | counter | `status`, `cache` (`memory`, `disk`, `miss`, `not_modified`, `none`) |
+/// | `webimage_requests_total` | counter | `status`, `cache` (`memory`, `disk`, `miss`, `not_modified`, `forwarded`, `none`) |
 /// | `webimage_stage_duration_seconds` | histogram | `stage` (`queue_wait`, `download`, `decode`, `transform`, `encode`) |
 /// | `webimage_processing_queue_depth` | gauge | |
 /// | `webimage_processing_in_flight` | gauge | |

@@ -7,8 +7,9 @@ import WebImageTesting
 ///
 /// 1. A memory hit end to end: `image(for:)` of an image already in the memory cache, in ns per call.
 /// 2. A cold load of `count` distinct JPEGs from the local test server, 6 at a time, through the manager with each
-///    cache setting (fresh caches in a temp directory each time) and through the same loader plus a decode without
-///    the manager, dropping or keeping the images (a memory cache keeps them, which costs page faults).
+///    cache setting (fresh caches in a temp directory each time, made before timing) and through the same loader plus
+///    a decode without the manager, dropping or keeping the images (a memory cache keeps them, which costs page
+///    faults). Wall time and the process's CPU time, each the median over the rounds.
 enum ManagerBenchmark {
     static func run(_ arguments: [String]) async throws {
         let count = option("count", in: arguments).flatMap(Int.init) ?? 100
@@ -35,26 +36,40 @@ enum ManagerBenchmark {
         print("memory hit through image(for:): \(perCall.components.attoseconds / 1_000_000_000) ns per call")
 
         var samples: [Variant: [Double]] = [:]
+        var cpu: [Variant: [Double]] = [:]
         for round in 1...rounds {
             for variant in Variant.allCases {
                 let urls = (0..<count).map { server.url("/image\($0).jpg?round=\(round)&\(variant)") }
-                var manager: ImageManager?
+                // The manager and its caches are made before the clock starts: the load is measured, not the set-up.
+                let manager = variant.usesManager ? try ManagerBenchmark.manager(loader: loader) : nil
+                let cpuStart = processorSeconds()
                 samples[variant, default: []].append(
-                    try await timed { manager = try await variant.load(urls, loader: loader) })
+                    try await timed { try await variant.load(urls, loader: loader, manager: manager) })
+                cpu[variant, default: []].append(processorSeconds() - cpuStart)
                 await manager?.waitForPendingStores()
             }
         }
         let median = samples.mapValues { $0.sorted()[$0.count / 2] * 1000 }
-        print("\(count) cold loads, 6 at a time, median of \(rounds) rounds (each round runs every variant once):")
-        print("| variant | ms | over its baseline |")
-        print("|---|---:|---:|")
+        let cpuMedian = cpu.mapValues { $0.sorted()[$0.count / 2] * 1000 }
+        print("\(count) cold loads, 6 at a time, median of \(rounds) rounds (each round runs every variant once);")
+        print("CPU: user + system time of the whole process (the test server included) during the loads:")
+        print("| variant | ms | over its baseline | CPU ms | CPU over its baseline |")
+        print("|---|---:|---:|---:|---:|")
         for variant in Variant.allCases {
-            let ms = median[variant]!
-            let over =
-                variant.baseline.map { String(format: "%+.1f%% over %@", (ms / median[$0]! - 1) * 100, $0.label) }
-                ?? "baseline"
-            print(String(format: "| %@ | %.1f | %@ |", variant.label, ms, over))
+            let (ms, cpuMs) = (median[variant]!, cpuMedian[variant]!)
+            let over = variant.baseline.map { String(format: "%+.1f%%", (ms / median[$0]! - 1) * 100) } ?? "baseline"
+            let cpuOver =
+                variant.baseline.map { String(format: "%+.1f%%", (cpuMs / cpuMedian[$0]! - 1) * 100) } ?? "baseline"
+            print(String(format: "| %@ | %.1f | %@ | %.1f | %@ |", variant.label, ms, over, cpuMs, cpuOver))
         }
+    }
+
+    /// User plus system CPU time of this process so far, in seconds.
+    private static func processorSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// One way of loading and decoding the same number of distinct images.
@@ -81,23 +96,25 @@ enum ManagerBenchmark {
             }
         }
 
-        /// Loads `urls` and returns the manager used, whose background disk writes are awaited after timing.
-        func load(_ urls: [URL], loader: HTTPImageLoader) async throws -> ImageManager? {
+        /// Whether this variant loads through a manager.
+        var usesManager: Bool { baseline != nil }
+
+        /// Loads `urls`, through `manager` for the manager variants.
+        func load(_ urls: [URL], loader: HTTPImageLoader, manager: ImageManager?) async throws {
             var options: ImageOptions = []
             var cachePolicy = ImageCachePolicy.default
             switch self {
             case .loaderAndDecode, .loaderAndDecodeKeeping:
                 try await loadAndDecodeAll(urls, loader: loader, keep: self == .loaderAndDecodeKeeping)
-                return nil
+                return
             case .managerNoCache:
                 cachePolicy = ImageCachePolicy(query: [], store: [])
-            case .managerMemoryOnly: options = .cacheMemoryOnly
+            case .managerMemoryOnly: cachePolicy = ImageCachePolicy(query: .memory, store: .memory)
             case .manager: break
             case .managerWaitingForDisk: options = .waitStoreCache
             }
-            let manager = try ManagerBenchmark.manager(loader: loader)
+            guard let manager else { return }
             try await loadAll(urls, with: manager, options: options, cachePolicy: cachePolicy)
-            return manager
         }
     }
 

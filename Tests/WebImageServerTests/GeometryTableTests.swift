@@ -14,17 +14,23 @@ struct GeometryTableTests {
         var extend = false
         var limit = 0
         var rotate = 0
+        var extendAspectRatio = false
+        var padding = Padding()
+        var dpr = 1.0
         var expected: (Int, Int)
 
         var testDescription: String {
             "\(type.rawValue):\(width)x\(height)\(enlarge ? " el" : "")\(extend ? " ex" : "")"
                 + "\(limit > 0 ? " limit:\(limit)" : "")\(rotate != 0 ? " rot:\(rotate)" : "")"
+                + "\(extendAspectRatio ? " exar" : "")\(padding.isEnabled ? " pd:\(padding)" : "")"
+                + "\(dpr != 1 ? " dpr:\(dpr)" : "")"
         }
 
         func resultSize(source: PixelSize = PixelSize(width: 200, height: 100)) -> (Int, Int) {
             var o = ProcessingOptions()
             o.resizingType = type
             (o.width, o.height, o.enlarge, o.extend, o.rotate) = (width, height, enlarge, extend, rotate)
+            (o.extendAspectRatio, o.padding, o.dpr) = (extendAspectRatio, padding, dpr)
             let upright = rotate % 180 == 0 ? source : PixelSize(width: source.height, height: source.width)
             let size = GeometryCalculator.geometry(source: upright, options: o, maxResultDimension: limit).resultSize
             return (size.width, size.height)
@@ -111,6 +117,25 @@ struct GeometryTableTests {
         Case(type: .fill, width: 1000, height: 50, limit: 50, expected: (50, 13)),
         Case(type: .fill, width: 100, height: 1000, limit: 50, expected: (50, 50)),
     ]
+    /// The `max_result_dimension` rows with `extend_aspect_ratio` and `padding` (100:200:300:400).
+    static let extendAspectRatioAndPaddingLimits: [Case] =
+        [ResizingType.fit, .fill, .fillDown].flatMap { type in
+            [
+                Case(type: type, width: 1000, height: 2000, limit: 100, extendAspectRatio: true, expected: (50, 100)),
+                Case(
+                    type: type, width: 100, height: 100, limit: 200, padding: imgproxyPadding,
+                    expected: type == .fit ? (200, 129) : (200, 144)),
+            ]
+        } + [
+            Case(type: .fillDown, width: 1000, height: 1000, limit: 200, padding: imgproxyPadding, expected: (200, 144))
+        ]
+    static let imgproxyPadding = Padding(top: 100, right: 200, bottom: 300, left: 400)
+    /// imgproxy's `TestExtendAspectRatio` (`extend_test.go`): 300×600 requested, no enlarging.
+    static let extendAspectRatio: [Case] = [
+        Case(type: .fit, width: 300, height: 600, extendAspectRatio: true, expected: (200, 400)),
+        Case(type: .fit, width: 300, height: 600, extendAspectRatio: true, dpr: 0.5, expected: (150, 300)),
+        Case(type: .fit, width: 300, height: 600, extendAspectRatio: true, dpr: 2, expected: (200, 400)),
+    ]
 
     @Test(arguments: fit + fitEnlarge + fitExtend)
     func fitTable(_ row: Case) { #expect(row.resultSize() == row.expected) }
@@ -121,6 +146,9 @@ struct GeometryTableTests {
     @Test(arguments: fillDown + fillDownEnlarge + fillDownExtend)
     func fillDownTable(_ row: Case) { #expect(row.resultSize() == row.expected) }
 
-    @Test(arguments: limits)
+    @Test(arguments: limits + extendAspectRatioAndPaddingLimits)
     func resultDimensionLimitTable(_ row: Case) { #expect(row.resultSize() == row.expected) }
+
+    @Test(arguments: extendAspectRatio)
+    func extendAspectRatioTable(_ row: Case) { #expect(row.resultSize() == row.expected) }
 }

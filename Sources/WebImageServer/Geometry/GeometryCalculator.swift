@@ -33,9 +33,36 @@ public enum GeometryCalculator {
                 outer: size, inner: afterCrop, gravity: o.extendGravity, dpr: state.dprScale)
             canvas = ResultGeometry.Canvas(size: size, x: x, y: y)
         }
+        let afterExtend = canvas?.size ?? afterCrop
+        let aspectRatioCanvas = extendAspectRatio(
+            afterExtend, state: state, gravity: o.extendAspectRatioGravity)
+        let padding = paddingCanvas(aspectRatioCanvas?.size ?? afterExtend, o.padding.scaled(by: state.dprScale))
         return ResultGeometry(
             sourceSize: source, crop: crop, scaledSize: scaled, resultCrop: resultCrop, canvas: canvas,
-            dprScale: state.dprScale)
+            aspectRatioCanvas: aspectRatioCanvas, paddingCanvas: padding, dprScale: state.dprScale)
+    }
+
+    /// imgproxy's `extendAspectRatio`: a canvas of the computed size when it is larger than `image`. (imgproxy
+    /// would cut a side that is smaller; the computed canvas is never smaller on either side, so the canvas keeps at
+    /// least the image's size.)
+    static func extendAspectRatio(
+        _ image: PixelSize, state: ScaleState, gravity: GravityOption
+    ) -> ResultGeometry.Canvas? {
+        let width = state.extendAspectRatioWidth
+        let height = state.extendAspectRatioHeight
+        guard state.options.extendAspectRatio, width > 0, height > 0, width > image.width || height > image.height
+        else { return nil }
+        let size = PixelSize(width: max(width, image.width), height: max(height, image.height))
+        let (x, y) = position(outer: size, inner: image, gravity: gravity, dpr: state.dprScale)
+        return ResultGeometry.Canvas(size: size, x: x, y: y)
+    }
+
+    /// imgproxy's `padding`: the image embedded with `padding` (already scaled) on each side.
+    static func paddingCanvas(_ image: PixelSize, _ padding: Padding) -> ResultGeometry.Canvas? {
+        guard padding.isEnabled else { return nil }
+        let size = PixelSize(
+            width: image.width + padding.left + padding.right, height: image.height + padding.top + padding.bottom)
+        return ResultGeometry.Canvas(size: size, x: padding.left, y: padding.top)
     }
 
     /// imgproxy's `CalcCropSize`: 0 = none, ≥ 1 = pixels, a fraction of `original` below that.

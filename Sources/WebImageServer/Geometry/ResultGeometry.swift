@@ -21,7 +21,7 @@ public struct ResultGeometry: Sendable, Hashable {
         }
     }
 
-    /// The extended canvas and where the image sits on it.
+    /// A canvas (extend, aspect ratio, padding) and where the image sits on it.
     public struct Canvas: Sendable, Hashable {
         /// The canvas size: the result size.
         public var size: PixelSize
@@ -41,12 +41,16 @@ public struct ResultGeometry: Sendable, Hashable {
     public var resultCrop: CropStep?
     /// The extended canvas (`extend`), when the image is smaller than the requested size.
     public var canvas: Canvas?
+    /// The canvas of the requested aspect ratio (`extend_aspect_ratio`), when the image does not have it.
+    public var aspectRatioCanvas: Canvas?
+    /// The padded canvas (`padding`, scaled by the DPR).
+    public var paddingCanvas: Canvas?
     /// The device pixel ratio in effect after the no-enlarge and result-dimension rules.
     public var dprScale: Double
 
     /// The size of the result.
     public var resultSize: PixelSize {
-        if let canvas { return canvas.size }
+        if let canvas = paddingCanvas ?? aspectRatioCanvas ?? canvas { return canvas.size }
         return resultCrop?.size ?? scaledSize
     }
 }

@@ -13,6 +13,8 @@ struct ScaleState {
     var scaledHeight = 0
     var resultCropWidth = 0
     var resultCropHeight = 0
+    var extendAspectRatioWidth = 0
+    var extendAspectRatioHeight = 0
 
     typealias PixelSizeValues = (width: Int, height: Int)
 
@@ -78,15 +80,35 @@ struct ScaleState {
         scaledHeight = PixelMath.scale(toScale.height, hScale)
         resultCropWidth = targetWidth
         resultCropHeight = targetHeight
-        guard o.resizingType == .fillDown, !o.enlarge, scaledWidth > 0, scaledHeight > 0 else { return }
-        let diffW = Double(targetWidth) / Double(scaledWidth)
-        let diffH = Double(targetHeight) / Double(scaledHeight)
-        if diffW > diffH && diffW > 1 {
-            resultCropHeight = PixelMath.scale(scaledWidth, Double(targetHeight) / Double(targetWidth))
-            resultCropWidth = scaledWidth
-        } else if diffH > diffW && diffH > 1 {
-            resultCropWidth = PixelMath.scale(scaledHeight, Double(targetWidth) / Double(targetHeight))
-            resultCropHeight = scaledHeight
+        if o.resizingType == .fillDown, !o.enlarge, scaledWidth > 0, scaledHeight > 0 {
+            let diffW = Double(targetWidth) / Double(scaledWidth)
+            let diffH = Double(targetHeight) / Double(scaledHeight)
+            if diffW > diffH && diffW > 1 {
+                resultCropHeight = PixelMath.scale(scaledWidth, Double(targetHeight) / Double(targetWidth))
+                resultCropWidth = scaledWidth
+            } else if diffH > diffW && diffH > 1 {
+                resultCropWidth = PixelMath.scale(scaledHeight, Double(targetWidth) / Double(targetHeight))
+                resultCropHeight = scaledHeight
+            }
+        }
+        calcExtendAspectRatio()
+    }
+
+    /// The canvas of the requested aspect ratio around the output (imgproxy's `ExtendAspectRatioWidth/Height`);
+    /// as imgproxy, the values stay when the ratios already match.
+    private mutating func calcExtendAspectRatio() {
+        guard options.extendAspectRatio, targetWidth > 0, targetHeight > 0 else { return }
+        let outWidth = PixelMath.minNonZero(scaledWidth, resultCropWidth)
+        let outHeight = PixelMath.minNonZero(scaledHeight, resultCropHeight)
+        guard outWidth > 0, outHeight > 0 else { return }
+        let diffW = Double(targetWidth) / Double(outWidth)
+        let diffH = Double(targetHeight) / Double(outHeight)
+        if diffH > diffW {
+            extendAspectRatioHeight = PixelMath.scale(outWidth, Double(targetHeight) / Double(targetWidth))
+            extendAspectRatioWidth = outWidth
+        } else if diffW > diffH {
+            extendAspectRatioWidth = PixelMath.scale(outHeight, Double(targetWidth) / Double(targetHeight))
+            extendAspectRatioHeight = outHeight
         }
     }
 
@@ -98,7 +120,13 @@ struct ScaleState {
         if options.extend {
             outWidth = max(outWidth, targetWidth)
             outHeight = max(outHeight, targetHeight)
+        } else if options.extendAspectRatio {
+            outWidth = max(outWidth, extendAspectRatioWidth)
+            outHeight = max(outHeight, extendAspectRatioHeight)
         }
+        let padding = options.padding.scaled(by: dprScale)
+        outWidth += padding.left + padding.right
+        outHeight += padding.top + padding.bottom
         guard outWidth > maxDimension || outHeight > maxDimension else { return }
         let downScale = Double(maxDimension) / Double(max(outWidth, outHeight))
         wScale = max(wScale * downScale, 1 / Double(toScale.width))

@@ -1,4 +1,4 @@
-/// The options that shape the geometry: resize, size, extend, gravity, crop.
+/// The options that shape the geometry: resize, size, extend, extend_aspect_ratio, gravity, crop, padding, flip.
 extension OptionsParser {
     func resizingType(_ args: [String]) throws(ImageServerError) -> ResizingType {
         try OptionArguments.ensureMax("resizing_type", args, 1)
@@ -19,16 +19,42 @@ extension OptionsParser {
         if args.count >= 1, !args[0].isEmpty { o.width = try OptionArguments.nonNegativeInteger("width", args[0]) }
         if args.count >= 2, !args[1].isEmpty { o.height = try OptionArguments.nonNegativeInteger("height", args[1]) }
         if args.count >= 3, !args[2].isEmpty { o.enlarge = OptionArguments.bool(args[2]) }
-        if args.count >= 4, !args[3].isEmpty { try applyExtend(Array(args.dropFirst(3)), to: &o) }
+        if args.count >= 4, !args[3].isEmpty {
+            (o.extend, o.extendGravity) = try extend("extend", Array(args.dropFirst(3)), current: o.extendGravity)
+        }
     }
 
-    func applyExtend(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
-        try OptionArguments.ensureMax("extend", args, 4)
-        o.extend = OptionArguments.bool(args[0])
-        if args.count > 1 {
-            o.extendGravity = try gravity(
-                "extend gravity", Array(args.dropFirst()), current: o.extendGravity, allowsSmart: false)
+    /// `extend` and `extend_aspect_ratio`: `enabled[:gravity[:x:y]]` (imgproxy's `parseExtend`).
+    func extend(
+        _ option: String, _ args: [String], current: GravityOption
+    ) throws(ImageServerError) -> (Bool, GravityOption) {
+        try OptionArguments.ensureMax(option, args, 4)
+        guard args.count > 1 else { return (OptionArguments.bool(args[0]), current) }
+        let gravity = try gravity(option + " gravity", Array(args.dropFirst()), current: current, allowsSmart: false)
+        return (OptionArguments.bool(args[0]), gravity)
+    }
+
+    /// `top[:right[:bottom[:left]]]`: a side not given takes its opposite (right and bottom take top), as CSS and
+    /// imgproxy's `applyPaddingOption` do; an empty top keeps its value.
+    func applyPadding(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+        try OptionArguments.ensureMax("padding", args, 4)
+        func side(_ index: Int, _ name: String) throws(ImageServerError) -> Int? {
+            guard args.count > index, !args[index].isEmpty else { return nil }
+            return try OptionArguments.nonNegativeInteger("padding " + name, args[index])
         }
+        var padding = o.padding
+        if let top = try side(0, "top") { padding.top = top }
+        padding.right = try side(1, "right") ?? padding.top
+        padding.bottom = try side(2, "bottom") ?? padding.top
+        padding.left = try side(3, "left") ?? padding.right
+        o.padding = padding
+    }
+
+    /// `horizontal[:vertical]` booleans; an empty one keeps its value.
+    func applyFlip(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+        try OptionArguments.ensureMax("flip", args, 2)
+        if !args[0].isEmpty { o.flipHorizontal = OptionArguments.bool(args[0]) }
+        if args.count > 1, !args[1].isEmpty { o.flipVertical = OptionArguments.bool(args[1]) }
     }
 
     func applyCrop(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {

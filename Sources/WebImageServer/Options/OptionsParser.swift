@@ -35,10 +35,15 @@ struct OptionsParser: Sendable {
         case "height", "h": o.height = try single("height", args, OptionArguments.nonNegativeInteger)
         case "dpr": o.dpr = try single("dpr", args, OptionArguments.positiveFloat)
         case "enlarge", "el": o.enlarge = try bool("enlarge", args)
-        case "extend", "ex": try applyExtend(args, to: &o)
+        case "extend", "ex": (o.extend, o.extendGravity) = try extend("extend", args, current: o.extendGravity)
+        case "extend_aspect_ratio", "extend_ar", "exar":
+            (o.extendAspectRatio, o.extendAspectRatioGravity) = try extend(
+                "extend_aspect_ratio", args, current: o.extendAspectRatioGravity)
         case "gravity", "g": o.gravity = try gravity("gravity", args, current: o.gravity, allowsSmart: true)
         case "crop", "c": try applyCrop(args, to: &o)
+        case "padding", "pd": try applyPadding(args, to: &o)
         case "rotate", "rot": o.rotate = try rotation(args)
+        case "flip", "fl": try applyFlip(args, to: &o)
         case "background", "bg": o.background = try background(args)
         case "blur", "bl": o.blur = try single("blur", args, OptionArguments.nonNegativeFloat)
         case "sharpen", "sh": o.sharpen = try single("sharpen", args, OptionArguments.nonNegativeFloat)

@@ -17,13 +17,21 @@ extension ProcessingOptions {
         if extend || extendGravity != .center {
             parts.append("extend:\(extend ? 1 : 0):\(Self.gravity(extendGravity))")
         }
+        if extendAspectRatio || extendAspectRatioGravity != .center {
+            let placement = Self.gravity(extendAspectRatioGravity)
+            parts.append("extend_aspect_ratio:\(extendAspectRatio ? 1 : 0):\(placement)")
+        }
         if gravity != .center { parts.append("gravity:\(Self.gravity(gravity))") }
         if cropWidth != 0 || cropHeight != 0 || cropGravity != nil {
             var crop = "crop:\(Self.number(cropWidth)):\(Self.number(cropHeight))"
             if let cropGravity { crop += ":" + Self.gravity(cropGravity) }
             parts.append(crop)
         }
+        if padding.isEnabled {
+            parts.append("padding:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)")
+        }
         if rotate != 0 { parts.append("rotate:\(rotate)") }
+        if flipHorizontal || flipVertical { parts.append("flip:\(flipHorizontal ? 1 : 0):\(flipVertical ? 1 : 0)") }
         if let background { parts.append("background:\(background.red):\(background.green):\(background.blue)") }
         if blur != 0 { parts.append("blur:\(Self.number(blur))") }
         if sharpen != 0 { parts.append("sharpen:\(Self.number(sharpen))") }

@@ -20,6 +20,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var extend = false
     /// Where the image sits on the extended canvas.
     public var extendGravity = GravityOption.center
+    /// Whether the result is placed on a canvas of the requested aspect ratio (imgproxy's `extend_aspect_ratio`).
+    public var extendAspectRatio = false
+    /// Where the image sits on the aspect-ratio canvas.
+    public var extendAspectRatioGravity = GravityOption.center
     /// Where `fill` crops.
     public var gravity = GravityOption.center
     /// Crop width before resizing: pixels when at least 1, a fraction of the source below that, 0 = none.
@@ -28,8 +32,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var cropHeight = 0.0
     /// Where the crop sits; `nil` = the same as ``gravity``.
     public var cropGravity: GravityOption?
+    /// Transparent (or ``background``) pixels added around the result, in CSS pixels (scaled by the DPR).
+    public var padding = Padding()
     /// Clockwise rotation in degrees, a multiple of 90, normalised to 0, 90, 180 or 270.
     public var rotate = 0
+    /// Whether the image is mirrored left-right, after rotation.
+    public var flipHorizontal = false
+    /// Whether the image is mirrored top-bottom, after rotation.
+    public var flipVertical = false
     /// Background for flattening transparency (and for the extended canvas when the output has no alpha).
     public var background: RGBA?
     /// Gaussian blur sigma; 0 = none.
@@ -74,6 +84,11 @@ public struct ProcessingOptions: Sendable, Hashable {
             "ex:\(extend):\(extendGravity)", "g:\(gravity)", "c:\(cropWidth):\(cropHeight):\(effectiveCropGravity)",
             "rot:\(rotate)", "bl:\(blur)", "sh:\(sharpen)", "q:\(quality)", "sm:\(stripMetadata)", "ar:\(autoRotate)",
         ]
+        if extendAspectRatio || extendAspectRatioGravity != .center {
+            parts.append("exar:\(extendAspectRatio):\(extendAspectRatioGravity)")
+        }
+        if padding.isEnabled { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
+        if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal):\(flipVertical)") }
         if !stripColorProfile { parts.append("scp:false") }
         if let background { parts.append("bg:\(background.red):\(background.green):\(background.blue)") }
         for (format, value) in formatQuality.sorted(by: { $0.key.name < $1.key.name }) {

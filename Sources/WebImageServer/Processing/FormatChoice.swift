@@ -3,8 +3,9 @@ import WebImage
 /// The result's format when the URL names none and `Accept` chose none, as imgproxy's `determineOutputFormat`
 /// decides it: the source's format when it is one of the preferred formats (imgproxy's `IMGPROXY_PREFERRED_FORMATS`,
 /// JPEG, PNG and GIF by default), else the first preferred format that can hold the result: one that animates for an
-/// animation, one with alpha when transparency is expected (the image has an alpha channel or is extended, and no
-/// `background` flattens it), else the first preferred format.
+/// animation, one with alpha when transparency is expected (the image has an alpha channel, is padded or is extended,
+/// and no `background` flattens it; `extend_aspect_ratio` does not count, as in imgproxy), else the first preferred
+/// format.
 struct FormatChoice: Sendable {
     /// The formats the server writes, and of those the ones that animate and the ones with alpha.
     static let writable: [ImageFormat] = [.jpeg, .png, .webp, .avif, .gif]

@@ -1,13 +1,14 @@
 import WebImage
 
-/// Moves the pixels as a ``ResultGeometry`` says: crop, scale, crop to the result, filters, extend.
+/// Moves the pixels as a ``ResultGeometry`` says: crop, scale, crop to the result, filters, extend, extend to the
+/// aspect ratio, padding.
 ///
 /// Smart crops are placed once, on the first frame, and every frame of an animation is cut the same way.
 struct GeometryApplier {
     let geometry: ResultGeometry
     let blur: Double
     let sharpen: Double
-    /// The colour of the extended canvas; transparent when `nil`.
+    /// The colour of the canvases; transparent when `nil`.
     let background: RGBA?
 
     func apply(to image: Image) throws(WebImageError) -> Image {
@@ -37,7 +38,7 @@ struct GeometryApplier {
             }
             frames = filtered
         }
-        if let canvas = geometry.canvas {
+        for canvas in [geometry.canvas, geometry.aspectRatioCanvas, geometry.paddingCanvas].compactMap(\.self) {
             frames = frames.map { ImageFrame(pixels: embed($0.pixels, on: canvas), duration: $0.duration) }
         }
         return image.withFrames(frames)

@@ -66,7 +66,8 @@ struct ImageProcessor: Sendable {
             candidate
             ?? formats.late(
                 animated: image.frames.count > 1,
-                expectsTransparency: options.background == nil && (info.hasAlpha || options.extend))
+                expectsTransparency: options.background == nil
+                    && (info.hasAlpha || options.padding.isEnabled || options.extend))
         guard coders.canEncode(format) else {
             throw ImageServerError(status: 422, "the \(format.name) format cannot be written")
         }
@@ -101,6 +102,12 @@ struct ImageProcessor: Sendable {
         if options.rotate != 0 {
             let rotate = Rotate(degrees: Double(options.rotate))
             image = try Self.library { () throws(WebImageError) in try rotate.transform(source) }
+        }
+        // The flip follows the rotation (imgproxy's `rotateAndFlip`) and changes no size.
+        if options.flipHorizontal || options.flipVertical {
+            let flip = Flip(horizontal: options.flipHorizontal, vertical: options.flipVertical)
+            let rotated = image
+            image = try Self.library { () throws(WebImageError) in try flip.transform(rotated) }
         }
         // A shrunk decode keeps the planned geometry (scaling goes straight to its scaled size); otherwise the decoded
         // size is the header's, and anything else (a header that lied) is planned again from the pixels.

@@ -8,6 +8,19 @@ public enum ReadmeCode {
         return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     }
 
+    /// The README's code block after the line containing `begin` (up to its closing fence) and the code between the
+    /// `README: begin` and `README: end` markers of the test file at `sourcePath`: equal when the README shows the
+    /// code that test compiles.
+    public static func shownAndCompiled(
+        after begin: String, sourcePath: String
+    ) throws -> (
+        shown: [String], compiled: [String]
+    ) {
+        let source = try String(contentsOfFile: sourcePath, encoding: .utf8)
+        let marker = "// README: "
+        return (lines(try readme(), from: begin, to: "```"), lines(source, from: marker + "begin", to: marker + "end"))
+    }
+
     /// The lines between the first line containing `begin` and the next containing `end`, each with its indentation
     /// removed, blank lines dropped.
     public static func lines(_ text: String, from begin: String, to end: String) -> [String] {

@@ -17,9 +17,7 @@ import WebImageTesting
     }
 
     @Test func readmeHasThisCode() throws {
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let shown = ReadmeCode.lines(try ReadmeCode.readme(), from: "import WebImageServer", to: "```")
-        let compiled = ReadmeCode.lines(source, from: "// README: " + "begin", to: "// README: " + "end")
+        let (shown, compiled) = try ReadmeCode.shownAndCompiled(after: "import WebImageServer", sourcePath: #filePath)
         #expect(!compiled.isEmpty)
         #expect(shown == compiled, "README's signing example differs from ReadmeServerExampleTests.swift")
     }

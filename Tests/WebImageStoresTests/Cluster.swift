@@ -103,7 +103,7 @@ struct Cluster {
         guard let executable else { throw LocalProcessError.missing("webimage was not built next to the tests") }
         let directory = home.appendingPathComponent("node-\(port)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let process = try LocalProcess.start(
+        return try await LocalProcess.startAnswering(
             executable,
             [
                 "serve", "--port", "\(port)", "--cache-dir", directory.appendingPathComponent("cache").path,
@@ -113,14 +113,7 @@ struct Cluster {
             environment: [
                 "WEBIMAGE_S3_ACCESS_KEY": seaweed.credentials.accessKey,
                 "WEBIMAGE_S3_SECRET_KEY": seaweed.credentials.secretKey,
-            ])
-        do {
-            try await LocalProcess.waitUntilAnswering("http://127.0.0.1:\(port)/health", seconds: 20)
-        } catch {
-            process.stop()
-            throw error
-        }
-        return process
+            ], readyURL: "http://127.0.0.1:\(port)/health")
     }
 
     /// nginx's `http { }` body: the ring, retries on a dead node, and the chosen node in `X-Upstream`. Nodes are never

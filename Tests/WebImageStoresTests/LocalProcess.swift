@@ -40,6 +40,22 @@ final class LocalProcess: Sendable {
         return LocalProcess(process: process, directory: directory)
     }
 
+    /// Starts `executable arguments…` as ``start(_:_:in:log:environment:)`` does and waits until `readyURL` answers;
+    /// a process that does not is killed and the error rethrown.
+    static func startAnswering(
+        _ executable: String, _ arguments: [String], in directory: URL, log: String,
+        environment: [String: String] = [:], readyURL: String
+    ) async throws -> LocalProcess {
+        let process = try start(executable, arguments, in: directory, log: log, environment: environment)
+        do {
+            try await waitUntilAnswering(readyURL, seconds: 20)
+        } catch {
+            process.stop()
+            throw error
+        }
+        return process
+    }
+
     /// Kills the process (SIGKILL) and waits for it.
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

@@ -38,20 +38,13 @@ import WebImageTesting
             let directory = home.appendingPathComponent("node-\(port)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let peers = ports.filter { $0 != port }.flatMap { ["--peer", "http://127.0.0.1:\($0)"] }
-            let process = try LocalProcess.start(
+            return try await LocalProcess.startAnswering(
                 executable,
                 [
                     "serve", "--port", "\(port)", "--cache-dir", directory.appendingPathComponent("cache").path,
                     "--no-auto-webp", "--allow-loopback-sources", "--self", "http://127.0.0.1:\(port)",
                     "--peer-forward",
-                ] + peers, in: directory, log: "serve")
-            do {
-                try await LocalProcess.waitUntilAnswering("http://127.0.0.1:\(port)/health", seconds: 20)
-            } catch {
-                process.stop()
-                throw error
-            }
-            return process
+                ] + peers, in: directory, log: "serve", readyURL: "http://127.0.0.1:\(port)/health")
         }
 
         func stop() async throws {

@@ -62,9 +62,7 @@ enum ReadmeQuickStart {
 
 @Suite struct ReadmeExamplesTests {
     @Test func readmeHasThisCode() throws {
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let shown = ReadmeCode.lines(try ReadmeCode.readme(), from: "import WebImage", to: "```")
-        let compiled = ReadmeCode.lines(source, from: "// README: " + "begin", to: "// README: " + "end")
+        let (shown, compiled) = try ReadmeCode.shownAndCompiled(after: "import WebImage", sourcePath: #filePath)
         #expect(!compiled.isEmpty)
         #expect(shown == compiled, "README's quick start differs from ReadmeExamplesTests.swift")
     }

@@ -141,33 +141,19 @@ import WebImageTesting
         }
     }
 
-    @Test func finishedImagesAreEncodedForTheDiskOnTheWorkQueue() async throws {
+    /// Also through a composite cache (``ImageCaches``), which encodes through the caches it holds.
+    @Test(arguments: [false, true])
+    func finishedImagesAreEncodedForTheDiskOnTheWorkQueue(composite: Bool) async throws {
         try await withManager { harness in
-            let url = harness.url("/photo.jpg")
             let transformer = CountingTransformer(size: 8)
             let workQueue = harness.manager.workQueue
             harness.coder.probe.withLock { $0 = { workQueue.running } }
-            _ = try await harness.manager.image(for: url, transformer: transformer)
-            await harness.manager.waitForPendingStores()
-            // The one encode (the finished image, for the disk) held a work queue slot: it ran on the queue.
-            #expect(harness.coder.encodeProbes == [1])
-            let key = ImageRequest(url: url, transformer: transformer).transformedCacheKey
-            #expect(await harness.cache.disk.contains(key))
-        }
-    }
-
-    @Test func aCompositeCacheEncodesForTheDiskOnTheWorkQueueToo() async throws {
-        try await withManager { harness in
-            let url = harness.url("/photo.jpg")
-            let transformer = CountingTransformer(size: 8)
-            let workQueue = harness.manager.workQueue
-            harness.coder.probe.withLock { $0 = { workQueue.running } }
-            let composite = ImageCaches([harness.cache])
-            let request = ImageRequest(
-                url: url, transformer: transformer, context: ImageContext().with(ImageContextKeys.Cache.self, composite)
-            )
+            var context = ImageContext()
+            if composite { context[ImageContextKeys.Cache.self] = ImageCaches([harness.cache]) }
+            let request = ImageRequest(url: harness.url("/photo.jpg"), transformer: transformer, context: context)
             _ = try await harness.manager.image(for: request)
             await harness.manager.waitForPendingStores()
+            // The one encode (the finished image, for the disk) held a work queue slot: it ran on the queue.
             #expect(harness.coder.encodeProbes == [1])
             #expect(await harness.cache.disk.contains(request.transformedCacheKey))
         }

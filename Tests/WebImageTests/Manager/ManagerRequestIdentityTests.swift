@@ -22,7 +22,7 @@ final class RecordingLoader: ImageLoading {
 }
 
 /// A cache whose queries wait at a gate, so a test can act while a request is still looking in the cache.
-final class GatedCache: ImageCaching {
+final class GatedCache: WrappingCache {
     let inner = MemoryImageCache()
     private let gate = Locked<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
     let (entered, enteredSink) = AsyncStream.makeStream(of: Void.self)
@@ -36,7 +36,6 @@ final class GatedCache: ImageCaching {
         for continuation in waiting { continuation.resume() }
     }
 
-    func cachedImage(forKey key: String) -> Image? { inner.cachedImage(forKey: key) }
     func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult? {
         enteredSink.yield()
         await withCheckedContinuation { continuation in
@@ -48,19 +47,6 @@ final class GatedCache: ImageCaching {
         }
         return await inner.query(forKey: key, in: types, decode: decode)
     }
-    func store(
-        _ image: Image?, data: Data?, forKey key: String, attributes: CacheEntryAttributes, in types: ImageCacheType
-    ) async throws(WebImageError) {
-        try await inner.store(image, data: data, forKey: key, attributes: attributes, in: types)
-    }
-    func remove(forKey key: String, from types: ImageCacheType) async { await inner.remove(forKey: key, from: types) }
-    func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType {
-        await inner.contains(key, in: types)
-    }
-    func removeAll(from types: ImageCacheType) async { await inner.removeAll(from: types) }
-    func count(in types: ImageCacheType) async -> Int { await inner.count(in: types) }
-    func totalSize(in types: ImageCacheType) async -> Int { await inner.totalSize(in: types) }
-    func trim() async { await inner.trim() }
 }
 
 /// Requests share work only when everything that shapes the result is the same; a caller's priority is never lost.

@@ -48,8 +48,39 @@ final class CountingTransformer: ImageTransforming {
     }
 }
 
+/// A test cache around another one: every requirement goes to `inner` unless the conforming type says otherwise.
+protocol WrappingCache: ImageCaching {
+    associatedtype Inner: ImageCaching
+    var inner: Inner { get }
+}
+
+extension WrappingCache {
+    func cachedImage(forKey key: String) -> Image? { inner.cachedImage(forKey: key) }
+    func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult? {
+        await inner.query(forKey: key, in: types, decode: decode)
+    }
+    func store(
+        _ image: Image?, data: Data?, forKey key: String, attributes: CacheEntryAttributes, in types: ImageCacheType
+    ) async throws(WebImageError) {
+        try await inner.store(image, data: data, forKey: key, attributes: attributes, in: types)
+    }
+    func encodedForDisk(
+        _ image: Image, attributes: CacheEntryAttributes
+    ) throws(WebImageError) -> (data: Data, attributes: CacheEntryAttributes)? {
+        try inner.encodedForDisk(image, attributes: attributes)
+    }
+    func remove(forKey key: String, from types: ImageCacheType) async { await inner.remove(forKey: key, from: types) }
+    func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType {
+        await inner.contains(key, in: types)
+    }
+    func removeAll(from types: ImageCacheType) async { await inner.removeAll(from: types) }
+    func count(in types: ImageCacheType) async -> Int { await inner.count(in: types) }
+    func totalSize(in types: ImageCacheType) async -> Int { await inner.totalSize(in: types) }
+    func trim() async { await inner.trim() }
+}
+
 /// An ``ImageCache`` that notes how many runs the manager had in flight at each query.
-final class RunCountingCache: ImageCaching {
+final class RunCountingCache: WrappingCache {
     let inner: ImageCache
     let manager: ImageManager
     private let seen = Locked<[Int]>([])
@@ -62,28 +93,14 @@ final class RunCountingCache: ImageCaching {
     /// The manager's run count at each query, in order.
     var runsSeen: [Int] { seen.withLock { $0 } }
 
-    func cachedImage(forKey key: String) -> Image? { inner.cachedImage(forKey: key) }
     func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult? {
         seen.withLock { $0.append(manager.runningCount) }
         return await inner.query(forKey: key, in: types, decode: decode)
     }
-    func store(
-        _ image: Image?, data: Data?, forKey key: String, attributes: CacheEntryAttributes, in types: ImageCacheType
-    ) async throws(WebImageError) {
-        try await inner.store(image, data: data, forKey: key, attributes: attributes, in: types)
-    }
-    func remove(forKey key: String, from types: ImageCacheType) async { await inner.remove(forKey: key, from: types) }
-    func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType {
-        await inner.contains(key, in: types)
-    }
-    func removeAll(from types: ImageCacheType) async { await inner.removeAll(from: types) }
-    func count(in types: ImageCacheType) async -> Int { await inner.count(in: types) }
-    func totalSize(in types: ImageCacheType) async -> Int { await inner.totalSize(in: types) }
-    func trim() async { await inner.trim() }
 }
 
 /// An ``ImageCache`` that counts the manager's synchronous memory lookups (``ImageCaching/cachedImage(forKey:)``).
-final class MemoryLookupCountingCache: ImageCaching {
+final class MemoryLookupCountingCache: WrappingCache {
     let inner: ImageCache
     let lookups = Atomic<Int>(0)
 
@@ -93,22 +110,6 @@ final class MemoryLookupCountingCache: ImageCaching {
         lookups.add(1, ordering: .relaxed)
         return inner.cachedImage(forKey: key)
     }
-    func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult? {
-        await inner.query(forKey: key, in: types, decode: decode)
-    }
-    func store(
-        _ image: Image?, data: Data?, forKey key: String, attributes: CacheEntryAttributes, in types: ImageCacheType
-    ) async throws(WebImageError) {
-        try await inner.store(image, data: data, forKey: key, attributes: attributes, in: types)
-    }
-    func remove(forKey key: String, from types: ImageCacheType) async { await inner.remove(forKey: key, from: types) }
-    func contains(_ key: String, in types: ImageCacheType) async -> ImageCacheType {
-        await inner.contains(key, in: types)
-    }
-    func removeAll(from types: ImageCacheType) async { await inner.removeAll(from: types) }
-    func count(in types: ImageCacheType) async -> Int { await inner.count(in: types) }
-    func totalSize(in types: ImageCacheType) async -> Int { await inner.totalSize(in: types) }
-    func trim() async { await inner.trim() }
 }
 
 /// A started test server, an HTTP loader, a counting coder, a cache in a fresh temp directory and a manager over

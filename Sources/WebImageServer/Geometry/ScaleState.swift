@@ -54,6 +54,8 @@ struct ScaleState {
                 hShrink = wShrink
             }
         }
+        wShrink /= o.zoomWidth
+        hShrink /= o.zoomHeight
         dprScale = o.dpr
         if !o.enlarge {
             let minShrink = min(wShrink, hShrink)
@@ -63,6 +65,20 @@ struct ScaleState {
                 if !o.extend { dprScale /= minShrink }
             }
             dprScale = min(dprScale, min(wShrink, hShrink))
+        }
+        if o.minWidth > 0 {
+            let minShrink = srcW / Double(o.minWidth)
+            if minShrink < wShrink {
+                hShrink /= wShrink / minShrink
+                wShrink = minShrink
+            }
+        }
+        if o.minHeight > 0 {
+            let minShrink = srcH / Double(o.minHeight)
+            if minShrink < hShrink {
+                wShrink /= hShrink / minShrink
+                hShrink = minShrink
+            }
         }
         wShrink /= dprScale
         hShrink /= dprScale
@@ -74,8 +90,8 @@ struct ScaleState {
 
     mutating func calcSizes() {
         let o = options
-        targetWidth = PixelMath.scale(o.width, dprScale)
-        targetHeight = PixelMath.scale(o.height, dprScale)
+        targetWidth = PixelMath.scale(o.width, dprScale * o.zoomWidth)
+        targetHeight = PixelMath.scale(o.height, dprScale * o.zoomHeight)
         scaledWidth = PixelMath.scale(toScale.width, wScale)
         scaledHeight = PixelMath.scale(toScale.height, hScale)
         resultCropWidth = targetWidth

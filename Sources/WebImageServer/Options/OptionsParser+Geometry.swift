@@ -51,6 +51,13 @@ extension OptionsParser {
     }
 
     /// `horizontal[:vertical]` booleans; an empty one keeps its value.
+    /// `zoom:X[:Y]`: one factor for both axes, or one each; each a positive number (imgproxy's `applyZoomOption`).
+    func applyZoom(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+        try OptionArguments.ensureMax("zoom", args, 2)
+        o.zoomWidth = try OptionArguments.positiveFloat("zoom", args[0])
+        o.zoomHeight = args.count > 1 ? try OptionArguments.positiveFloat("zoom", args[1]) : o.zoomWidth
+    }
+
     func applyFlip(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
         try OptionArguments.ensureMax("flip", args, 2)
         if !args[0].isEmpty { o.flipHorizontal = OptionArguments.bool(args[0]) }

@@ -12,6 +12,13 @@ extension ProcessingOptions {
         if resizingType != defaults.resizingType { parts.append("resizing_type:\(resizingType.rawValue)") }
         if width != 0 { parts.append("width:\(width)") }
         if height != 0 { parts.append("height:\(height)") }
+        if minWidth != 0 { parts.append("min-width:\(minWidth)") }
+        if minHeight != 0 { parts.append("min-height:\(minHeight)") }
+        if zoomWidth != 1 || zoomHeight != 1 {
+            parts.append(
+                zoomWidth == zoomHeight
+                    ? "zoom:\(Self.number(zoomWidth))" : "zoom:\(Self.number(zoomWidth)):\(Self.number(zoomHeight))")
+        }
         if dpr != 1 { parts.append("dpr:\(Self.number(dpr))") }
         if enlarge { parts.append("enlarge:1") }
         if extend || extendGravity != .center {

@@ -12,6 +12,14 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var width = 0
     /// Requested height in pixels; 0 = derived from the width (or the source).
     public var height = 0
+    /// The least width of the result in pixels (imgproxy's `min-width`): it is scaled up to it when smaller; 0 = none.
+    public var minWidth = 0
+    /// The least height of the result (imgproxy's `min-height`), as ``minWidth``.
+    public var minHeight = 0
+    /// Horizontal zoom (imgproxy's `zoom`): multiplies the requested size and the scale, after the fit.
+    public var zoomWidth = 1.0
+    /// Vertical zoom, as ``zoomWidth``.
+    public var zoomHeight = 1.0
     /// Device pixel ratio: multiplies the requested size.
     public var dpr = 1.0
     /// Whether the image may get larger than the source.
@@ -87,6 +95,8 @@ public struct ProcessingOptions: Sendable, Hashable {
         if extendAspectRatio || extendAspectRatioGravity != .center {
             parts.append("exar:\(extendAspectRatio):\(extendAspectRatioGravity)")
         }
+        if minWidth != 0 || minHeight != 0 { parts.append("min:\(minWidth):\(minHeight)") }
+        if zoomWidth != 1 || zoomHeight != 1 { parts.append("z:\(zoomWidth):\(zoomHeight)") }
         if padding.isEnabled { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
         if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal):\(flipVertical)") }
         if !stripColorProfile { parts.append("scp:false") }

@@ -107,10 +107,3 @@ extension HTTPImageLoader {
         return WebImageError(.connectionFailed, "connection failed (\(error))", url: url, underlying: error)
     }
 }
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let parts = duration.components
-        self = .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
-    }
-}

@@ -87,7 +87,7 @@ struct PeerForwarder: Sendable {
         }
         forwarded.headers.add(name: Self.forwardedHeader.rawName, value: name)
         do {
-            let response = try await client.execute(forwarded, timeout: .nanoseconds(timeout.nanoseconds))
+            let response = try await client.execute(forwarded, timeout: TimeAmount(timeout))
             var headers = HTTPFields()
             for field in Self.responseHeaders {
                 if let value = response.headers.first(name: field.rawName) { headers[field] = value }
@@ -119,14 +119,5 @@ struct PeerForwarder: Sendable {
     private static func base(_ url: URL) -> String {
         let text = url.absoluteString
         return text.hasSuffix("/") ? String(text.dropLast()) : text
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds, saturating.
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 }

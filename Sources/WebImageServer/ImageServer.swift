@@ -84,8 +84,8 @@ public final class ImageServer: Sendable {
         let responder = responder
         let log = RequestLog(logger: configuration.logger)
         let group = parent.group().add(middleware: StandardHeadersMiddleware<Context>())
-        group.get("/") { _, _ in Self.text(.ok, Self.landing, type: "text/html; charset=utf-8") }
-        group.on("**", method: .options) { _, _ in Self.text(.ok, "", type: "text/plain") }
+        group.get("/") { _, _ in Response.text(.ok, Self.landing, type: "text/html; charset=utf-8") }
+        group.on("**", method: .options) { _, _ in Response.text(.ok, "") }
         group.get("health") { _, _ in Self.health() }
         group.head("health") { _, _ in Self.health() }
         let shared = configuration.sharedStore
@@ -124,7 +124,7 @@ public final class ImageServer: Sendable {
     }
 
     private static func health() -> Response {
-        var response = text(.ok, "OK\n", type: "text/plain; charset=utf-8")
+        var response = Response.text(.ok, "OK\n")
         response.headers[.cacheControl] = "no-cache"
         return response
     }
@@ -134,12 +134,6 @@ public final class ImageServer: Sendable {
         <body><p>webimage serve: an imgproxy-compatible image server.</p></body></html>
 
         """
-
-    private static func text(_ status: HTTPResponse.Status, _ body: String, type: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
-    }
 
     private static func metrics(_ metrics: ServerMetrics, shared: SharedStore?) -> Response {
         var headers = HTTPFields()

@@ -4,22 +4,18 @@ import Hummingbird
 /// Error responses: a short `text/plain` line (JSON when asked), no `Cache-Control`, nothing from the origin.
 enum ErrorResponse {
     static func make(_ error: ImageServerError, json: Bool, vary: Bool) -> Response {
-        var headers = HTTPFields()
-        let body: String
+        let status = HTTPResponse.Status(code: error.status)
+        var response: Response
         if json {
-            headers[.contentType] = "application/json"
             let encoded = (try? JSONEncoder().encode(["error": error.message])).map {
                 String(decoding: $0, as: UTF8.self)
             }
-            body = (encoded ?? "{}") + "\n"
+            response = Response.text(status, (encoded ?? "{}") + "\n", type: "application/json")
         } else {
-            headers[.contentType] = "text/plain; charset=utf-8"
-            body = error.message + "\n"
+            response = Response.text(status, error.message + "\n")
         }
-        if vary { headers[.vary] = "Accept" }
-        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
-        return Response(
-            status: HTTPResponse.Status(code: error.status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        if vary { response.headers[.vary] = "Accept" }
+        if let retryAfter = error.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 }

@@ -47,10 +47,10 @@ struct PeerForwarder: Sendable {
         var peers: [String: String] = [:]
         for url in configuration.peers {
             guard let peer = Self.name(of: url), peer != me else { continue }
-            peers[peer] = Self.base(url)
+            peers[peer] = url.baseString
         }
         name = me
-        mount = configuration.selfURL.map { URL(string: Self.base($0))?.path ?? "" } ?? ""
+        mount = configuration.selfURL.map { URL(string: $0.baseString)?.path ?? "" } ?? ""
         self.peers = peers
         ring = ConsistentHashRing(servers: [me] + peers.keys.sorted())
         builder = ImageURLBuilder(signer: configuration.signer)
@@ -113,11 +113,5 @@ struct PeerForwarder: Sendable {
         guard let host = url.host, !host.isEmpty else { return nil }
         let port = url.port ?? (url.scheme == "https" ? 443 : 80)
         return (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
-    }
-
-    /// `url` without a trailing `/`.
-    private static func base(_ url: URL) -> String {
-        let text = url.absoluteString
-        return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 }

@@ -26,13 +26,13 @@ struct PurgeResponder: Sendable {
     func respond(_ request: Request) async -> Response {
         let query = request.uri.queryParameters
         guard let source = query["source"].map(String.init), !source.isEmpty else {
-            return Self.text(.badRequest, "source is missing\n")
+            return Response.text(.badRequest, "source is missing\n")
         }
         guard let signature = query["signature"].flatMap({ OptionArguments.base64URL(String($0)) }),
             HMAC<SHA256>.isValidAuthenticationCode(
                 signature, authenticating: Array(source.utf8), using: SymmetricKey(data: key))
         else {
-            return Self.text(.forbidden, "invalid signature\n")
+            return Response.text(.forbidden, "invalid signature\n")
         }
         var removed = await store.forget(source: source)
         if let url = try? policy.url(for: source), await fetcher.forget(url) { removed += 1 }
@@ -47,15 +47,14 @@ struct PurgeResponder: Sendable {
         }
         logger.info("purge", metadata: ["removed": "\(removed)", "failed": "\(failures)"])
         guard failures.isEmpty else {
-            return Self.text(.badGateway, "removed \(removed); not purged: \(failures.joined(separator: ", "))\n")
+            return Response.text(.badGateway, "removed \(removed); not purged: \(failures.joined(separator: ", "))\n")
         }
-        return Self.text(.ok, "removed \(removed)\n")
+        return Response.text(.ok, "removed \(removed)\n")
     }
 
     /// Sends the same purge to `peer`, marked as forwarded; returns what it removed.
     private func forward(_ request: Request, to peer: URL) async throws -> Int {
-        let base = peer.absoluteString.hasSuffix("/") ? String(peer.absoluteString.dropLast()) : peer.absoluteString
-        var forwarded = HTTPClientRequest(url: base + "/admin/purge?" + (request.uri.query ?? ""))
+        var forwarded = HTTPClientRequest(url: peer.baseString + "/admin/purge?" + (request.uri.query ?? ""))
         forwarded.method = .POST
         forwarded.headers.add(name: Self.forwardedHeader.rawName, value: "1")
         let response = try await HTTPClient.shared.execute(forwarded, timeout: .seconds(10))
@@ -63,11 +62,5 @@ struct PurgeResponder: Sendable {
         guard response.status == .ok else { throw ImageServerError(status: 502, "peer answered \(response.status)") }
         let text = String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
         return Int(text.split(separator: " ").last ?? "") ?? 0
-    }
-
-    private static func text(_ status: HTTPResponse.Status, _ body: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 }

@@ -34,7 +34,7 @@ public struct ImageServerConfiguration: Sendable {
     /// The formats a result keeps its source's format in when the request names none, and otherwise chosen from, in
     /// order (imgproxy's `IMGPROXY_PREFERRED_FORMATS`): an animation takes the first that animates, an image with
     /// alpha the first with alpha. Default JPEG, PNG, GIF; formats the server cannot write are ignored.
-    public var preferredFormats: [ImageFormat] = [.jpeg, .png, .gif]
+    public var preferredFormats = FormatChoice.imgproxyDefault
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly

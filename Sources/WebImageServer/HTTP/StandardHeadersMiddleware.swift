@@ -23,7 +23,7 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         if let given, (1...128).contains(given.utf8.count), given.utf8.allSatisfy(Base64URL.alphabet.contains) {
             return given
         }
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        return String(decoding: (0..<21).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] }, as: UTF8.self)
+        let digits = Base64URL.digits
+        return String(decoding: (0..<21).map { _ in digits[Int.random(in: digits.indices)] }, as: UTF8.self)
     }
 }

@@ -107,7 +107,9 @@ enum OptionArguments {
 
 /// The URL-safe base64 alphabet (RFC 4648 §5).
 enum Base64URL {
-    static let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// The 64 digits, in order.
+    static let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    static let alphabet = Set(digits)
 
     /// `data` in URL-safe base64 without padding.
     static func encode(_ data: some Sequence<UInt8>) -> String {

@@ -43,7 +43,8 @@ struct ServeLifecycleTests {
         (["--workers", "0"], "--workers"), (["--local-root", "/nonexistent/root"], "--local-root"),
         (["--cache-dir", "/etc/hostname"], "--cache-dir"), (["--peer-forward"], "--self"),
         (["--peer-forward", "--self", "http://127.0.0.1:8080"], "--peer"),
-        (["--self", "ftp://127.0.0.1:8080"], "--self"),
+        (["--self", "ftp://127.0.0.1:8080"], "--self"), (["--preferred-formats", "jpeg,tiff"], "--preferred-formats"),
+        (["--preferred-formats", ""], "--preferred-formats"),
     ])
     func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) throws {
         let (status, error) = try Self.run(arguments)

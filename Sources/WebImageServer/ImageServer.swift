@@ -27,29 +27,27 @@ public final class ImageServer: Sendable {
     /// Builds the server's parts; nothing is fetched or bound yet.
     public init(configuration: ImageServerConfiguration) {
         self.configuration = configuration
-        let cache: any ImageCaching
-        var resultTiers = ImageCacheType.none
-        var memoryBytes = 0
-        if configuration.cachesResults {
-            let directory = configuration.cacheDirectory ?? DiskCache.defaultDirectory(namespace: "webimage-serve")
-            cache = ImageCache(disk: DiskCache(directory: directory))
-            if configuration.cachesProcessedResults {
-                resultTiers = .disk
-                memoryBytes = configuration.resultMemoryCacheSize
-            }
-        } else {
-            cache = ImageCaches([])
-        }
         let limits = configuration.limits
         let metrics = ServerMetrics()
+        // Originals and results live in two directories of their own under the cache directory.
+        var originals: any ImageCaching = ImageCaches([])
+        var results: DiskCache?
+        if configuration.cachesResults {
+            let directory = configuration.cacheDirectory ?? DiskCache.defaultDirectory(namespace: "webimage-serve")
+            originals = ImageCache(disk: DiskCache(directory: directory.appendingPathComponent("originals")))
+            if configuration.cachesProcessedResults {
+                results = DiskCache(directory: directory.appendingPathComponent("results"))
+            }
+        }
+        let memoryBytes = results == nil ? 0 : configuration.resultMemoryCacheSize
         let policy = SourcePolicy(
             allowedSources: configuration.allowedSources, localRoot: configuration.localRoot,
             allowsS3: configuration.s3Sources != nil)
         let fetcher = SourceFetcher(
-            cache: cache, limits: limits, addressPolicy: configuration.addressPolicy,
-            shared: configuration.sharedStore, s3Sources: configuration.s3Sources, logger: configuration.logger)
-        let store = ResultStore(
-            cache: cache, tiers: resultTiers, memoryBytes: memoryBytes, shared: configuration.sharedStore)
+            cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
+            shared: configuration.sharedStore, s3Sources: configuration.s3Sources, metrics: metrics,
+            logger: configuration.logger)
+        let store = ResultStore(disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore)
         purge = configuration.purgeKey.map {
             PurgeResponder(
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
@@ -113,14 +111,13 @@ public final class ImageServer: Sendable {
             logger: configuration.logger)
     }
 
-    /// Waits for pending disk writes and shuts the loaders, the processing threads, the peer-forwarding client and
-    /// the S3 clients (shared tier, S3 sources) down; call once the application has stopped.
+    /// Waits for pending disk writes and shuts down what the server made: the loaders, the processing queue and the
+    /// peer-forwarding client; call once the application has stopped. The S3 clients of the configuration (shared
+    /// tier, S3 sources) belong to whoever made them, who shuts them down after this.
     public func shutdown() async {
         await responder.fetcher.shutdown()
         await responder.gate.shutdown()
         await responder.forwarder?.shutdown()
-        try? await configuration.sharedStore?.client.shutdown()
-        try? await configuration.s3Sources?.shutdown()
     }
 
     private static func health() -> Response {

@@ -9,9 +9,8 @@ public struct ImageServerError: Error, Sendable, Hashable, CustomStringConvertib
     public let message: String
     /// Seconds after which the client may try again (`Retry-After`), for a busy server.
     public let retryAfter: Int?
-    /// What went wrong at the origin (`status_4xx`, `status_5xx`, `timeout`, `too_large`, `forbidden`,
-    /// `unreachable`, `cancelled`), for the metrics; `nil` when the origin was not at fault.
-    var originFailure: String?
+    /// What went wrong at the origin, for the metrics; `nil` when the origin was not at fault.
+    var originFailure: OriginFailure?
 
     /// Creates an error; `retryAfter` becomes a `Retry-After` header.
     public init(status: Int, _ message: String, retryAfter: Int? = nil) {

@@ -169,7 +169,7 @@ public final class S3Client: Sendable {
         let queryString = query.isEmpty ? "" : "?" + SignatureV4.canonicalQuery(query)
         var request = HTTPClientRequest(url: base + SignatureV4.encodedPath(path) + queryString)
         request.method = HTTPMethod(rawValue: method)
-        let payloadHash = body.map { SignatureV4.hex(SHA256.hash(data: $0)) } ?? SignatureV4.emptyPayloadHash
+        let payloadHash = body.map { Hex.string(SHA256.hash(data: $0)) } ?? SignatureV4.emptyPayloadHash
         let signed = signer.signedHeaders(
             method: method, path: path, query: query, headers: [("host", hostHeader)] + extra, payloadHash: payloadHash,
             date: Date())

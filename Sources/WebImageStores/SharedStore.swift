@@ -166,9 +166,7 @@ public final class SharedStore: Sendable {
         location.key("results/\(Self.digest(source))/\(Self.digest(identity))")
     }
 
-    static func digest(_ text: String) -> String {
-        SHA256.hash(data: Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
+    static func digest(_ text: String) -> String { Hex.sha256(text) }
 
     /// Runs one store operation; a failure is counted, logged and answered with `nil`.
     private func attempt<T: Sendable>(

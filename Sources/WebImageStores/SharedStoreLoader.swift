@@ -91,9 +91,11 @@ public struct SharedStoreLoader: ImageLoading {
         var headers: [(name: String, value: String)] = []
         if let type = stored.contentType { headers.append(("Content-Type", type)) }
         if let modified = stored.lastModified { headers.append(("Last-Modified", modified)) }
-        return ImageResponse(
+        var response = ImageResponse(
             data: stored.data, url: request.url, httpStatus: 200, headers: ImageHTTPHeaders(headers),
             expectedLength: stored.data.count)
+        response.fromSharedCache = true
+        return response
     }
 
     /// `max-age` of a `Cache-Control` value, unless the origin forbids storing (`no-store`, `no-cache`, `private`).

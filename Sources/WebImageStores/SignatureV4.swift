@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebImage
 
 /// AWS Signature Version 4 for S3 requests, signed in the `Authorization` header.
 ///
@@ -58,11 +59,11 @@ public struct SignatureV4: Sendable {
         ].joined(separator: "\n")
         let day = String(timestamp.prefix(8))
         let scope = "\(day)/\(region)/\(service)/aws4_request"
-        let toSign = ["AWS4-HMAC-SHA256", timestamp, scope, Self.hex(SHA256.hash(data: Data(canonical.utf8)))]
+        let toSign = ["AWS4-HMAC-SHA256", timestamp, scope, Hex.string(SHA256.hash(data: Data(canonical.utf8)))]
             .joined(separator: "\n")
         var key = SymmetricKey(data: Data("AWS4\(credentials.secretKey)".utf8))
         for part in [day, region, service, "aws4_request"] { key = SymmetricKey(data: Self.hmac(part, key)) }
-        let signature = Self.hex(Self.hmac(toSign, key))
+        let signature = Hex.string(Self.hmac(toSign, key))
         return "AWS4-HMAC-SHA256 Credential=\(credentials.accessKey)/\(scope), SignedHeaders=\(signedNames), "
             + "Signature=\(signature)"
     }
@@ -116,8 +117,4 @@ public struct SignatureV4: Sendable {
 
     /// The SHA-256 of `data`.
     static func sha256(_ data: Data) -> [UInt8] { Array(SHA256.hash(data: data)) }
-
-    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        bytes.map { String(format: "%02x", $0) }.joined()
-    }
 }

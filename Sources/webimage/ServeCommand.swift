@@ -131,13 +131,13 @@ struct ServeCommand: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger)
         group.maximumGracefulShutdownDuration = gracePeriod
         group.maximumCancellationDuration = nil
-        do {
-            try await ServiceGroup(configuration: group).run()
-        } catch {
-            await server.shutdown()
-            throw error
-        }
+        var failure: (any Error)?
+        do { try await ServiceGroup(configuration: group).run() } catch { failure = error }
         await server.shutdown()
+        // The S3 clients were made here, for the configuration; the server leaves them to us.
+        try? await configuration.sharedStore?.client.shutdown()
+        try? await configuration.s3Sources?.shutdown()
+        if let failure { throw failure }
     }
 
     func makeConfiguration() throws -> ImageServerConfiguration {

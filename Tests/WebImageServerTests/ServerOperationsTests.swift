@@ -114,7 +114,7 @@ struct ServerOperationsTests {
     func originFailuresMapToImgproxysStatusAndAMetricsKind(code: WebImageError.Code, status: Int, kind: String) {
         let mapped = SourceFetcher.map(WebImageError(code, "test"))
         #expect(mapped.status == status)
-        #expect(mapped.originFailure == kind)
+        #expect(mapped.originFailure?.rawValue == kind)
     }
 
 }

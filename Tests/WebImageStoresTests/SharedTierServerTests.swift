@@ -71,8 +71,10 @@ import WebImageTesting
                 #expect(origin.requestCount("/photo.jpg") == 2)
             }
             await first.server.shutdown()
+            try await first.server.configuration.sharedStore?.client.shutdown()  // made by the test, shut down by it
         }
         await second.server.shutdown()
+        try await second.server.configuration.sharedStore?.client.shutdown()
         try await origin.shutdown()
     }
 

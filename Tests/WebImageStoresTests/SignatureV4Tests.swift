@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImage
 
 @testable import WebImageStores
 
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func putObjectWithAnEncodedKey() {
-        let payload = SignatureV4.hex(Array(SHA256Hex.digest("Welcome to Amazon S3.")))
+        let payload = Hex.sha256("Welcome to Amazon S3.")
         #expect(payload == "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072")
         let authorization = signer.authorization(
             method: "PUT", path: "/test$file.text", query: [],
@@ -78,9 +79,4 @@ import Testing
             S3Credentials.fromEnvironment(["WEBIMAGE_S3_ACCESS_KEY": "a", "WEBIMAGE_S3_SECRET_KEY": "b"])
                 == S3Credentials(accessKey: "a", secretKey: "b"))
     }
-}
-
-/// SHA-256 for the test's payload, through the same Crypto module the signer uses.
-private enum SHA256Hex {
-    static func digest(_ text: String) -> [UInt8] { SignatureV4.sha256(Data(text.utf8)) }
 }

@@ -65,7 +65,7 @@ public final class HTTPImageLoader: ImageLoading {
     private let clients: Locked<(insecure: HTTPClient?, isShutDown: Bool)>
     private let queue: DownloadQueue
     /// Identical downloads in flight, merged.
-    private let downloads: WorkMerger<DownloadKey, ImageResponse, DownloadEvent>
+    private let downloads: WorkMerger<DownloadKey, ImageResponse, DownloadEvent, WebImageError>
     let changed = ChangeSignal()
     /// Resolves host names for ``Configuration/addressPolicy``.
     let resolver: HostResolver
@@ -180,7 +180,8 @@ public final class HTTPImageLoader: ImageLoading {
 
     /// The body of a download: waits for a slot and transfers; the result goes to every caller.
     private func runDownload(
-        ticket: DownloadQueue.Ticket, key: DownloadKey, download: SharedWork<ImageResponse, DownloadEvent>
+        ticket: DownloadQueue.Ticket, key: DownloadKey,
+        download: SharedWork<ImageResponse, DownloadEvent, WebImageError>
     ) async -> Result<ImageResponse, WebImageError> {
         let result: Result<ImageResponse, WebImageError>
         do {

@@ -18,6 +18,9 @@ public struct ImageResponse: Sendable {
     public var lastModified: String?
     /// The length the source announced (`Content-Length`, or the file size); `nil` when unknown.
     public var expectedLength: Int?
+    /// Whether a loader answered from a cache shared by several processes rather than from the origin; the result
+    /// then says ``ImageDataSource/sharedCache``.
+    public var fromSharedCache = false
 
     /// Creates a response.
     public init(

@@ -21,7 +21,7 @@ public final class ImageManager: Sendable {
     let failedURLs = FailedURLSet()
     let workQueue: WorkQueue
     let pendingStores = PendingStores()
-    let runs = WorkMerger<RunKey, ImageResult, RunEvent>()
+    let runs = WorkMerger<RunKey, ImageResult, RunEvent, WebImageError>()
 
     /// Creates a manager.
     public init(configuration: Configuration = Configuration()) {
@@ -92,7 +92,8 @@ public final class ImageManager: Sendable {
     /// for `request` if the memory cache has it and the request may use it.
     func memoryHit(for request: ImageRequest) -> ImageResult? {
         guard !request.options.contains(.avoidDecode), let image = cachedImage(for: request) else { return nil }
-        return ImageResult(image: image, data: nil, cacheType: .memory, url: request.url, metrics: ImageMetrics())
+        return ImageResult(
+            image: image, data: nil, cacheType: .memory, url: request.url, metrics: ImageMetrics(), dataSource: .memory)
     }
 
     /// Runs `request` for `subscriber`: a memory hit at once (unless the caller has just missed, `checksMemory`

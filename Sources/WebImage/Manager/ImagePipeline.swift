@@ -9,7 +9,7 @@ struct ImagePipeline: Sendable {
     let manager: ImageManager
     let request: ImageRequest
     /// The run this pipeline is the body of; `nil` for a cache lookup before joining one.
-    let run: SharedWork<ImageResult, RunEvent>?
+    let run: SharedWork<ImageResult, RunEvent, WebImageError>?
 
     var options: ImageOptions { request.options }
     var context: ImageContext { request.context }
@@ -77,8 +77,10 @@ struct ImagePipeline: Sendable {
                 data: data, attributes: attributes(of: cached), cacheType: .disk, storeOriginal: false, &metrics)
         }
         let attributes = CacheEntryAttributes(etag: response.etag, lastModified: response.lastModified)
-        return try await finish(
+        var result = try await finish(
             data: response.data, attributes: attributes, cacheType: .none, storeOriginal: true, &metrics)
+        if response.fromSharedCache { result.dataSource = .sharedCache }
+        return result
     }
 
     /// The finished image from memory or disk, or the original bytes from disk decoded and transformed.
@@ -90,10 +92,13 @@ struct ImagePipeline: Sendable {
         }
         if let hit, hit.image != nil || !decode {
             return ImageResult(
-                image: hit.image, data: hit.data, cacheType: hit.cacheType, url: request.url, metrics: metrics)
+                image: hit.image, data: hit.data, cacheType: hit.cacheType, url: request.url, metrics: metrics,
+                dataSource: hit.cacheType == .memory ? .memory : .disk, validators: validators(of: hit))
         }
         if let data = hit?.data, let image = try await decodeCached(data, key: finishedKey, &metrics) {
-            return ImageResult(image: image, data: data, cacheType: .disk, url: request.url, metrics: metrics)
+            return ImageResult(
+                image: image, data: data, cacheType: .disk, url: request.url, metrics: metrics, dataSource: .disk,
+                validators: validators(of: hit))
         }
         guard finishedKey != request.cacheKey, queryTypes.contains(.disk) else { return nil }
         let original = await timed(&metrics.cacheQuery) {
@@ -154,9 +159,13 @@ struct ImagePipeline: Sendable {
         data: Data, attributes: CacheEntryAttributes, cacheType: ImageCacheType, storeOriginal: Bool,
         _ metrics: inout ImageMetrics
     ) async throws(WebImageError) -> ImageResult {
+        let dataSource: ImageDataSource = cacheType == .disk ? .disk : .origin
+        let validators = ImageValidators(etag: attributes.etag, lastModified: attributes.lastModified)
         if options.contains(.avoidDecode) {
             if storeOriginal { await storeOnDisk(original: data, attributes: attributes, finished: nil, &metrics) }
-            return ImageResult(image: nil, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
+            return ImageResult(
+                image: nil, data: data, cacheType: cacheType, url: request.url, metrics: metrics,
+                dataSource: dataSource, validators: validators)
         }
         let decoding = decodingOptions(for: data)
         let coders = coders
@@ -183,7 +192,9 @@ struct ImagePipeline: Sendable {
         let transformed = request.transformedCacheKey != request.cacheKey
         await storeOnDisk(
             original: storeOriginal ? data : nil, attributes: attributes, finished: transformed ? image : nil, &metrics)
-        return ImageResult(image: image, data: data, cacheType: cacheType, url: request.url, metrics: metrics)
+        return ImageResult(
+            image: image, data: data, cacheType: cacheType, url: request.url, metrics: metrics, dataSource: dataSource,
+            validators: validators)
     }
 
     private var queryTypes: ImageCacheType { request.cachePolicy.query }
@@ -191,6 +202,10 @@ struct ImagePipeline: Sendable {
     private var storeTypes: ImageCacheType {
         let types = request.cachePolicy.store
         return options.contains(.cacheMemoryOnly) ? types.intersection(.memory) : types
+    }
+
+    private func validators(of result: ImageCacheResult?) -> ImageValidators {
+        ImageValidators(etag: result?.metadata?.etag, lastModified: result?.metadata?.lastModified)
     }
 
     private func attributes(of result: ImageCacheResult?) -> CacheEntryAttributes {

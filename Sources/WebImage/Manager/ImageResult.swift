@@ -12,6 +12,10 @@ public struct ImageResult: Sendable {
     public var url: URL
     /// Time spent in each stage.
     public var metrics: ImageMetrics
+    /// Where the bytes came from: finer than ``cacheType``, it tells a loader's shared cache from the origin.
+    public var dataSource: ImageDataSource
+    /// The source's `ETag` and `Last-Modified`, when the bytes came with them (a memory hit has none).
+    public var validators = ImageValidators()
 }
 
 /// How long each stage of one request took, in seconds; 0 for stages that did not run.

@@ -18,9 +18,8 @@ struct ImageResponder: Sendable {
     /// A response and what the request log and the metrics say about it.
     struct Outcome: Sendable {
         var response: Response
-        /// `memory`, `disk`, `miss`, `not_modified`, `forwarded` (answered by the owner node), or `none` (refused
-        /// before any cache was asked).
-        var cache = "none"
+        /// How it was answered.
+        var cache = CacheOutcome.none
         /// The source's host (or `local`), never the full URL.
         var sourceHost = ""
         /// Response body bytes.
@@ -53,26 +52,24 @@ struct ImageResponder: Sendable {
         outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
         let options = parsed.options
         let format = options.format ?? negotiatedFormat(negotiation)
-        let id = ResultID(
-            identity: [options.cacheIdentity, parsed.source, format?.name ?? "auto"].joined(separator: "|"),
-            source: parsed.source)
-        let etag = "\"" + id.digest.prefix(32) + "\""
+        let key = ResultKey(options: options, source: parsed.source, format: format)
+        let etag = key.etag
         var headers = HTTPFields()
         headers[.eTag] = etag
         headers[.cacheControl] = "max-age=\(maxAge(options, now: now)), public"
         if negotiates { headers[.vary] = "Accept" }
 
         if let ifNoneMatch = request.headers[.ifNoneMatch], Negotiation.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
-            outcome.cache = "not_modified"
+            outcome.cache = .notModified
             outcome.response = Response(status: .notModified, headers: headers)
             return
         }
         if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date), request.headers[.ifNoneMatch] == nil,
-            let hit = await store.cached(id)?.0,
+            let hit = await store.cached(key)?.0,
             hit.lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         {
             headers[.lastModified] = hit.lastModifiedHeader
-            outcome.cache = "not_modified"
+            outcome.cache = .notModified
             outcome.response = Response(status: .notModified, headers: headers)
             return
         }
@@ -80,26 +77,26 @@ struct ImageResponder: Sendable {
         // A memory hit answers at once, without the deadline's timer task.
         let result: StoredResult
         let source: ResultSource
-        if let hit = store.memory.result(forKey: id.key) {
+        if let hit = store.memory.result(forKey: key) {
             (result, source) = (hit, .memory)
         } else if let forwarder, let owner = forwarder.owner(of: parsed, request: request),
             let answer = await forwarder.forward(
                 to: owner, request: request, timeout: configuration.limits.requestTimeout)
         {
             metrics.peerForwards.increment()
-            outcome.cache = "forwarded"
+            outcome.cache = .forwarded
             outcome.bytes = request.method == .head ? 0 : answer.headers[.contentLength].flatMap { Int($0) } ?? 0
             outcome.response = answer
             return
         } else {
             (result, source) = try await withDeadline(configuration.limits.requestTimeout) {
                 () async throws(ImageServerError) -> (StoredResult, ResultSource) in
-                try await store.result(for: id) { () async throws(ImageServerError) in
+                try await store.result(for: key) { () async throws(ImageServerError) in
                     try await make(url: url, options: options, format: format)
                 }
             }
         }
-        outcome.cache = source.rawValue
+        outcome.cache = CacheOutcome(source)
         headers[.contentType] = result.format.mimeType
         headers[.lastModified] = result.lastModifiedHeader
         headers[.contentDisposition] = disposition(parsed, format: result.format)
@@ -118,18 +115,12 @@ struct ImageResponder: Sendable {
         url: URL, options: ProcessingOptions, format: ImageFormat?
     ) async throws(ImageServerError) -> ProcessedImage {
         try gate.reserve()
-        let downloadStart = ContinuousClock.now
         let source: SourceFetcher.Source
         do {
             source = try await fetcher.fetch(url)
         } catch {
             gate.unreserve()
             throw error
-        }
-        if source.fromOrigin {
-            metrics.download.recordInterval(since: downloadStart)
-            metrics.originFetches.increment()
-            metrics.bytesIn.increment(by: source.data.count)
         }
         metrics.processingRuns.increment()
         var result = try await gate.run(reserved: true) { [processor] () throws(ImageServerError) in

@@ -15,7 +15,7 @@ struct RequestLog: Sendable {
                 "method": "\(method.rawValue)",
                 "status": "\(outcome.response.status.code)",
                 "duration_ms": "\(milliseconds)",
-                "cache": "\(outcome.cache)",
+                "cache": "\(outcome.cache.rawValue)",
                 "source_host": "\(outcome.sourceHost)",
                 "bytes": "\(outcome.bytes)",
             ])

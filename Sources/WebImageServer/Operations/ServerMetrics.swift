@@ -10,13 +10,13 @@ import WebImageStores
 ///
 /// | name | type | labels |
 /// |---|---|---|
-/// | `webimage_requests_total` | counter | `status`, `cache` (`memory`, `disk`, `miss`, `not_modified`, `forwarded`, `none`) |
+/// | `webimage_requests_total` | counter | `status`, `cache` (``CacheOutcome``: `memory`, `disk`, `shared`, `miss`, `not_modified`, `forwarded`, `none`) |
 /// | `webimage_stage_duration_seconds` | histogram | `stage` (`queue_wait`, `download`, `decode`, `transform`, `encode`) |
 /// | `webimage_processing_queue_depth` | gauge | |
 /// | `webimage_processing_in_flight` | gauge | |
 /// | `webimage_bytes_in_total` | counter | (source bytes from the origin) |
 /// | `webimage_bytes_out_total` | counter | (response body bytes) |
-/// | `webimage_origin_errors_total` | counter | `kind` |
+/// | `webimage_origin_errors_total` | counter | `kind` (``OriginFailure``) |
 /// | `webimage_origin_fetches_total` | counter | (downloads from the origin, not cache hits) |
 /// | `webimage_processing_runs_total` | counter | (decode-transform-encode runs) |
 /// | `webimage_peer_forwards_total` | counter | (requests answered by the owner node, `--peer-forward`) |
@@ -67,17 +67,19 @@ final class ServerMetrics: Sendable {
     }
 
     /// Counts one answered request.
-    func request(status: Int, cache: String) {
+    func request(status: Int, cache: CacheOutcome) {
         CoreMetrics.Counter(
-            label: "webimage_requests_total", dimensions: [("status", String(status)), ("cache", cache)],
+            label: "webimage_requests_total", dimensions: [("status", String(status)), ("cache", cache.rawValue)],
             factory: factory
         ).increment()
     }
 
     /// Counts one failed origin fetch.
-    func originError(kind: String) {
-        CoreMetrics.Counter(label: "webimage_origin_errors_total", dimensions: [("kind", kind)], factory: factory)
-            .increment()
+    func originError(kind: OriginFailure) {
+        CoreMetrics.Counter(
+            label: "webimage_origin_errors_total", dimensions: [("kind", kind.rawValue)], factory: factory
+        )
+        .increment()
     }
 
     /// The registry in Prometheus' text format.

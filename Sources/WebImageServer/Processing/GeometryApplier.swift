@@ -39,7 +39,12 @@ struct GeometryApplier {
             frames = filtered
         }
         for canvas in [geometry.canvas, geometry.aspectRatioCanvas, geometry.paddingCanvas].compactMap(\.self) {
-            frames = frames.map { ImageFrame(pixels: embed($0.pixels, on: canvas), duration: $0.duration) }
+            let embed = Embed(canvasSize: canvas.size, x: canvas.x, y: canvas.y, background: background ?? .clear)
+            var embedded: [ImageFrame] = []
+            for frame in frames {
+                embedded.append(ImageFrame(pixels: try embed.transform(frame.pixels), duration: frame.duration))
+            }
+            frames = embedded
         }
         return image.withFrames(frames)
     }
@@ -48,28 +53,6 @@ struct GeometryApplier {
         switch crop {
         case .rect(let rect): rect
         case .smart(let size): SmartCrop.rect(of: size, in: pixels)
-        }
-    }
-
-    /// `pixels` placed at the canvas offset on a canvas of the background colour.
-    private func embed(_ pixels: PixelBuffer, on canvas: ResultGeometry.Canvas) -> PixelBuffer {
-        let fill = background ?? .clear
-        let x = max(0, min(canvas.x, canvas.size.width - pixels.width))
-        let y = max(0, min(canvas.y, canvas.size.height - pixels.height))
-        return pixels.bytes.withUnsafeBufferPointer { source in
-            PixelBuffer(width: canvas.size.width, height: canvas.size.height) { output in
-                for index in stride(from: 0, to: output.count, by: 4) {
-                    output[index] = fill.red
-                    output[index + 1] = fill.green
-                    output[index + 2] = fill.blue
-                    output[index + 3] = fill.alpha
-                }
-                let rowBytes = pixels.width * 4
-                for row in 0..<pixels.height {
-                    let to = ((y + row) * canvas.size.width + x) * 4
-                    for offset in 0..<rowBytes { output[to + offset] = source[row * rowBytes + offset] }
-                }
-            }
         }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// It outlives the joins it makes, so a priority set before the caller has joined any work is kept and applied when
 /// it joins, and a caller cancelled before it joined never joins (cancel-before-join).
-final class WorkSubscriber<Event: Sendable>: Sendable {
+package final class WorkSubscriber<Event: Sendable>: Sendable {
     private struct State {
         var priority: ImageLoadPriority
         var cancelled = false
@@ -11,12 +11,12 @@ final class WorkSubscriber<Event: Sendable>: Sendable {
     }
 
     /// Called with every event of the work this subscriber waits on.
-    let onEvent: @Sendable (Event) -> Void
+    package let onEvent: @Sendable (Event) -> Void
     /// Whether the subscriber wants costly event details (the bytes so far, for progressive decoding).
-    let wantsDetail: Bool
+    package let wantsDetail: Bool
     private let state: Locked<State>
 
-    init(
+    package init(
         priority: ImageLoadPriority, wantsDetail: Bool = false, onEvent: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         state = Locked(State(priority: priority))
@@ -25,13 +25,13 @@ final class WorkSubscriber<Event: Sendable>: Sendable {
     }
 
     /// The priority this subscriber asks for now.
-    var priority: ImageLoadPriority { state.withLock { $0.priority } }
+    package var priority: ImageLoadPriority { state.withLock { $0.priority } }
 
     /// Whether ``cancel()`` was called.
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Changes the priority asked for; the joined work, if any, recomputes its own.
-    func setPriority(_ priority: ImageLoadPriority) {
+    package func setPriority(_ priority: ImageLoadPriority) {
         let reprioritize = state.withLock { state in
             state.priority = priority
             return state.joined?.reprioritize
@@ -40,7 +40,7 @@ final class WorkSubscriber<Event: Sendable>: Sendable {
     }
 
     /// Leaves the joined work (resuming the caller with a cancellation error), and never joins again.
-    func cancel() {
+    package func cancel() {
         let leave = state.withLock { state in
             state.cancelled = true
             defer { state.joined = nil }
@@ -50,7 +50,7 @@ final class WorkSubscriber<Event: Sendable>: Sendable {
     }
 
     /// Records the hooks of the work being joined; `false` (and nothing recorded) once cancelled.
-    func attach(leave: @escaping @Sendable () -> Void, reprioritize: @escaping @Sendable () -> Void) -> Bool {
+    package func attach(leave: @escaping @Sendable () -> Void, reprioritize: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
             guard !state.cancelled else { return false }
             state.joined = (leave, reprioritize)
@@ -59,5 +59,5 @@ final class WorkSubscriber<Event: Sendable>: Sendable {
     }
 
     /// Forgets the joined work once it is over.
-    func detach() { state.withLock { $0.joined = nil } }
+    package func detach() { state.withLock { $0.joined = nil } }
 }

@@ -1,12 +1,12 @@
-/// One piece of work whose result every subscriber awaits: the merging primitive behind the manager's runs and the
-/// HTTP loader's downloads (``WorkMerger`` keys them).
+/// One piece of work whose result every subscriber awaits: the merging primitive behind the manager's runs, the
+/// HTTP loader's downloads and the server's results (``WorkMerger`` keys them).
 ///
 /// Each subscriber waits on its own and may leave on its own; the last one out cancels the work. The work runs at
 /// the highest priority among its subscribers, and ``observePriority(_:)`` hears every change. Events (progress,
 /// previews) go to every subscriber.
-final class SharedWork<Value: Sendable, Event: Sendable>: Sendable {
+package final class SharedWork<Value: Sendable, Event: Sendable, Failure: WorkFailure>: Sendable {
     /// What joining found.
-    enum Join {
+    package enum Join {
         /// Joined as the first subscriber: the caller starts the work.
         case first
         /// Joined work that another subscriber started.
@@ -38,25 +38,25 @@ final class SharedWork<Value: Sendable, Event: Sendable>: Sendable {
 
     /// Work that calls `onEnd` once, when it finishes or loses its last subscriber, and `onChange` whenever a
     /// subscriber comes or goes.
-    init(onEnd: @escaping @Sendable () -> Void, onChange: @escaping @Sendable () -> Void = {}) {
+    package init(onEnd: @escaping @Sendable () -> Void, onChange: @escaping @Sendable () -> Void = {}) {
         self.onEnd = onEnd
         self.onChange = onChange
     }
 
     /// The highest priority among the subscribers.
-    var priority: ImageLoadPriority { state.withLock { $0.priority } }
+    package var priority: ImageLoadPriority { state.withLock { $0.priority } }
 
     /// Whether the work finished or lost its last subscriber.
-    var hasEnded: Bool { state.withLock { $0.finished } }
+    package var hasEnded: Bool { state.withLock { $0.finished } }
 
     /// The subscribers now.
-    var subscriberCount: Int { state.withLock { $0.entries.count } }
+    package var subscriberCount: Int { state.withLock { $0.entries.count } }
 
     /// Whether some subscriber wants costly event details.
-    var wantsDetail: Bool { state.withLock { $0.entries.values.contains { $0.subscriber.wantsDetail } } }
+    package var wantsDetail: Bool { state.withLock { $0.entries.values.contains { $0.subscriber.wantsDetail } } }
 
     /// Calls `observer` with the priority now and after every change.
-    func observePriority(_ observer: @escaping @Sendable (ImageLoadPriority) -> Void) {
+    package func observePriority(_ observer: @escaping @Sendable (ImageLoadPriority) -> Void) {
         state.withLock { state in
             state.observer = observer
             observer(state.priority)
@@ -64,13 +64,14 @@ final class SharedWork<Value: Sendable, Event: Sendable>: Sendable {
     }
 
     /// Tells every subscriber about `event`.
-    func send(_ event: Event) {
+    package func send(_ event: Event) {
         for entry in state.withLock({ Array($0.entries.values) }) { entry.subscriber.onEvent(event) }
     }
 
     /// Adds `subscriber`, to be resumed with the result. Work that no subscriber ever joined ends here when its
     /// would-be first subscriber was already cancelled.
-    func join(_ subscriber: WorkSubscriber<Event>, continuation: CheckedContinuation<Value, any Error>) -> Join {
+    package func join(_ subscriber: WorkSubscriber<Event>, continuation: CheckedContinuation<Value, any Error>) -> Join
+    {
         let id = ObjectIdentifier(subscriber)
         let outcome = state.withLock { state -> Join in
             if state.finished { return .finished }
@@ -97,7 +98,7 @@ final class SharedWork<Value: Sendable, Event: Sendable>: Sendable {
     }
 
     /// Starts `body`; its result goes to every subscriber.
-    func start(_ body: @escaping @Sendable () async -> Result<Value, WebImageError>) {
+    package func start(_ body: @escaping @Sendable () async -> Result<Value, Failure>) {
         let task = Task { [self] in finish(await body()) }
         let cancelled = state.withLock { state in
             state.task = task
@@ -120,7 +121,7 @@ final class SharedWork<Value: Sendable, Event: Sendable>: Sendable {
         } else {
             updatePriority()
         }
-        entry.continuation.resume(throwing: WebImageError(.cancelled, "the request was cancelled"))
+        entry.continuation.resume(throwing: Failure.cancelled)
         onChange()
     }
 
@@ -135,7 +136,7 @@ final class SharedWork<Value: Sendable, Event: Sendable>: Sendable {
         }
     }
 
-    private func finish(_ result: Result<Value, WebImageError>) {
+    private func finish(_ result: Result<Value, Failure>) {
         let entries = state.withLock { state -> [Entry]? in
             let wasFinished = state.finished
             state.finished = true

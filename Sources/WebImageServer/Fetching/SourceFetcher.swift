@@ -11,20 +11,22 @@ final class SourceFetcher: Sendable {
     /// Source bytes and what the server needs to know about them.
     struct Source: Sendable {
         var data: Data
-        /// Whether they came from the origin (not from a cache or the shared tier), counted once per download.
-        var fromOrigin: Bool
-        /// The origin's `Last-Modified`, when it sent one and the original is cached.
+        /// Where they came from: the node's caches, the shared tier or the origin.
+        var dataSource: ImageDataSource
+        /// The origin's `Last-Modified`, when it sent one.
         var lastModified: String?
     }
 
     let manager: ImageManager
-    private let cache: any ImageCaching
     private let loaderOptions: ImageLoaderOptions
-    private let origins: OriginLoader
 
+    /// A fetcher whose downloads are counted in `metrics`. Each download holds a place in the processing queue
+    /// (``ProcessingGate/reserve()``), so as many may run at once as there are slots and queue places: the loader's
+    /// download limit is sized from them rather than left at its default of 6, which held a node behind a slow
+    /// origin to six downloads however many requests waited.
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
-        s3Sources: S3Client?, logger: Logger
+        s3Sources: S3Client?, metrics: ServerMetrics, logger: Logger
     ) {
         var options = ImageLoaderOptions()
         options.timeout = limits.downloadTimeout
@@ -32,15 +34,14 @@ final class SourceFetcher: Sendable {
         options.responseValidator = Self.imgproxyStatuses
         options.redirectLimit = 5
         loaderOptions = options
-        self.cache = cache
         var configuration = HTTPImageLoader.Configuration()
+        configuration.maxConcurrentDownloads = Self.downloadLimit(limits)
         configuration.addressPolicy = addressPolicy
         configuration.connectTimeout = .seconds(5)
         let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).
-        let origins = OriginLoader([http] + (s3Sources.map { [S3ImageLoader(client: $0)] } ?? []))
-        self.origins = origins
+        let origins = OriginLoader([http] + (s3Sources.map { [S3ImageLoader(client: $0)] } ?? []), metrics: metrics)
         let network: any ImageLoading = shared.map { SharedStoreLoader(upstream: origins, store: $0) } ?? origins
         manager = ImageManager(
             configuration: .init(
@@ -55,8 +56,13 @@ final class SourceFetcher: Sendable {
         let result: ImageResult
         do { result = try await manager.image(for: request) } catch { throw Self.map(error) }
         guard let data = result.data else { throw ImageServerError(status: 404, "source is unavailable") }
-        let metadata = await cache.query(forKey: request.cacheKey, in: .disk, decode: false)?.metadata
-        return Source(data: data, fromOrigin: origins.claim(url), lastModified: metadata?.lastModified)
+        return Source(data: data, dataSource: result.dataSource, lastModified: result.validators.lastModified)
+    }
+
+    /// The most downloads at once: one per processing slot and queue place (each download holds one).
+    static func downloadLimit(_ limits: ServerLimits) -> Int {
+        let (sum, overflow) = max(1, limits.processingSlots).addingReportingOverflow(max(0, limits.processingQueue))
+        return overflow ? .max : sum
     }
 
     /// Drops the cached original of `url` from memory and disk; returns whether there was one.
@@ -80,35 +86,35 @@ final class SourceFetcher: Sendable {
     /// imgproxy's status for a failed fetch, with the kind of origin failure for the metrics.
     static func map(_ error: WebImageError) -> ImageServerError {
         var mapped: ImageServerError
-        var failure = "unreachable"
+        var failure = OriginFailure.unreachable
         switch error.code {
         case .badStatus:
             let status = error.httpStatus ?? 404
             if (400..<500).contains(status) {
                 mapped = ImageServerError(status: status, "source answered \(status)")
-                failure = "status_4xx"
+                failure = .status4xx
             } else if status >= 500 {
                 mapped = ImageServerError(status: 502, "source answered \(status)")
-                failure = "status_5xx"
+                failure = .status5xx
             } else {
                 mapped = ImageServerError(status: 404, "source answered \(status)")
-                failure = "status_other"
+                failure = .statusOther
             }
         case .timedOut:
             mapped = ImageServerError(status: 504, "source download timed out")
-            failure = "timeout"
+            failure = .timeout
         case .incompleteResponse:
             mapped = ImageServerError(status: 422, "source response is incomplete")
-            failure = "incomplete"
+            failure = .incomplete
         case .bodyTooLarge, .tooLarge:
             mapped = ImageServerError(status: 422, "source file is too big")
-            failure = "too_large"
+            failure = .tooLarge
         case .forbiddenSource:
             mapped = ImageServerError(status: 404, "source address is not allowed")
-            failure = "forbidden"
+            failure = .forbidden
         case .cancelled:
             mapped = ImageServerError(status: 503, "request cancelled")
-            failure = "cancelled"
+            failure = .cancelled
         default: mapped = ImageServerError(status: 404, "source is unavailable")
         }
         mapped.originFailure = failure

@@ -36,13 +36,13 @@ public final class MemoryImageCache: Sendable {
 
     /// The limits this cache was created with.
     public let configuration: Configuration
-    private let storage: Locked<LRUStorage>
+    private let storage: Locked<MemoryImageStorage>
 
     /// Creates an empty cache.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         storage = Locked(
-            LRUStorage(
+            MemoryImageStorage(
                 costLimit: configuration.costLimit, countLimit: configuration.countLimit,
                 usesWeakTier: configuration.usesWeakTier))
     }

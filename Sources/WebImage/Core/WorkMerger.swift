@@ -1,31 +1,38 @@
 /// Merges identical work in flight: callers asking for the same key share one ``SharedWork``.
 ///
-/// The manager keys its runs by ``ImageManager/RunKey`` and the HTTP loader its downloads by `DownloadKey`.
-final class WorkMerger<Key: Hashable & Sendable, Value: Sendable, Event: Sendable>: Sendable {
+/// The package's one merging primitive: the manager keys its runs by ``ImageManager/RunKey``, the HTTP loader its
+/// downloads by `DownloadKey`, the server its results by their typed key. Generic over the error the work throws.
+package final class WorkMerger<Key: Hashable & Sendable, Value: Sendable, Event: Sendable, Failure: WorkFailure>:
+    Sendable
+{
     /// Makes the body of new work for `key`; called once per work, by its first subscriber right after joining.
-    typealias Start = @Sendable (Key, SharedWork<Value, Event>) -> @Sendable () async -> Result<Value, WebImageError>
+    package typealias Start =
+        @Sendable (Key, SharedWork<Value, Event, Failure>) ->
+        @Sendable () async -> Result<
+            Value, Failure
+        >
 
-    private let works = Locked<[Key: SharedWork<Value, Event>]>([:])
+    private let works = Locked<[Key: SharedWork<Value, Event, Failure>]>([:])
     private let onChange: @Sendable () -> Void
 
     /// A merger calling `onChange` whenever work or subscribers come or go.
-    init(onChange: @escaping @Sendable () -> Void = {}) { self.onChange = onChange }
+    package init(onChange: @escaping @Sendable () -> Void = {}) { self.onChange = onChange }
 
     /// Work in flight.
-    var count: Int { works.withLock { $0.count } }
+    package var count: Int { works.withLock { $0.count } }
 
     /// Subscribers of the work whose key satisfies `predicate`.
-    func subscriberCount(where predicate: (Key) -> Bool = { _ in true }) -> Int {
+    package func subscriberCount(where predicate: (Key) -> Bool = { _ in true }) -> Int {
         works.withLock { $0.filter { predicate($0.key) }.map(\.value) }.map(\.subscriberCount).reduce(0, +)
     }
 
     /// Joins (or starts) the work for `key` as `subscriber` and waits for its value.
     ///
-    /// - Throws: the work's error, or ``WebImageError/Code/cancelled`` when the calling task is cancelled or
-    ///   `subscriber` is (before or after joining).
-    func value(
+    /// - Throws: the work's error, or ``WorkFailure/cancelled`` when the calling task is cancelled or `subscriber`
+    ///   is (before or after joining).
+    package func value(
         for key: Key, subscriber: WorkSubscriber<Event>, start: Start
-    ) async throws(WebImageError) -> Value {
+    ) async throws(Failure) -> Value {
         while true {
             let work = work(for: key)
             do {
@@ -36,7 +43,7 @@ final class WorkMerger<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
                         case .joined: break
                         case .finished: continuation.resume(throwing: WorkEnded())
                         case .cancelled:
-                            continuation.resume(throwing: WebImageError(.cancelled, "the request was cancelled"))
+                            continuation.resume(throwing: Failure.cancelled)
                         }
                     }
                 } onCancel: {
@@ -44,18 +51,19 @@ final class WorkMerger<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
                 }
             } catch is WorkEnded {
                 continue
-            } catch let error as WebImageError {
+            } catch let error as Failure {
                 throw error
             } catch {
-                throw WebImageError(.cancelled, "the request was cancelled", underlying: error)
+                throw Failure.cancelled
             }
         }
     }
 
-    private func work(for key: Key) -> SharedWork<Value, Event> {
+    private func work(for key: Key) -> SharedWork<Value, Event, Failure> {
         works.withLock { works in
             if let work = works[key] { return work }
-            let work = SharedWork<Value, Event>(onEnd: { [weak self] in self?.remove(key) }, onChange: onChange)
+            let work = SharedWork<Value, Event, Failure>(
+                onEnd: { [weak self] in self?.remove(key) }, onChange: onChange)
             works[key] = work
             return work
         }
@@ -72,3 +80,13 @@ final class WorkMerger<Key: Hashable & Sendable, Value: Sendable, Event: Sendabl
 
 /// The work ended between being found and being joined; the caller joins new work.
 private struct WorkEnded: Error {}
+
+/// An error that shared work can end with, including the one a subscriber gets when it leaves or is cancelled.
+package protocol WorkFailure: Error {
+    /// The error of a caller that was cancelled or left the work.
+    static var cancelled: Self { get }
+}
+
+extension WebImageError: WorkFailure {
+    package static var cancelled: WebImageError { WebImageError(.cancelled, "the request was cancelled") }
+}

@@ -29,16 +29,7 @@ final class DiskStorage: Sendable {
     }
 
     /// The file name of `key`: the lowercase hex SHA-256 of its UTF-8 bytes.
-    static func fileName(forKey key: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(key.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: hex, as: UTF8.self)
-    }
+    static func fileName(forKey key: String) -> String { Hex.sha256(key) }
 
     // MARK: Reading
 

@@ -1,0 +1,114 @@
+import Foundation
+import WebImage
+import WebImageStores
+
+/// Results by their typed key: a memory tier of encoded results, a disk tier in its own directory (never among the
+/// originals), the cluster's shared tier when there is one, and one shared run per key in flight (the package's
+/// ``WorkMerger``), so identical concurrent requests make one fetch and one processing run, and a run whose last
+/// caller has gone is cancelled.
+final class ResultStore: Sendable {
+    private let disk: DiskCache?
+    private let shared: SharedStore?
+    let memory: ResultMemoryCache
+    /// The keys of the results served since the start, by source, for a purge.
+    private let keysBySource = Locked<[String: Set<ResultKey>]>([:])
+    private let runs = WorkMerger<ResultKey, StoredResult, Never, ImageServerError>()
+    /// How many results have been made (fetched and processed) since the start, for monitoring.
+    private let made = Locked(0)
+
+    /// How many results have been made since the start: cache hits and joined runs do not count.
+    var madeCount: Int { made.withLock { $0 } }
+
+    init(disk: DiskCache?, memoryBytes: Int, shared: SharedStore? = nil) {
+        self.disk = disk
+        self.shared = shared
+        memory = ResultMemoryCache(byteLimit: memoryBytes)
+    }
+
+    /// The cached result `key`, if any, without making it: memory, then disk, then the shared tier (a hit from a
+    /// slower tier is kept in the faster ones).
+    func cached(_ key: ResultKey) async -> (StoredResult, ResultSource)? {
+        if let hit = memory.result(forKey: key) { return (hit, .memory) }
+        if let entry = await disk?.entry(forKey: key.hex) {
+            let metadata = entry.metadata
+            let result = StoredResult(
+                data: entry.data, format: metadata.format, created: metadata.created,
+                sourceLastModified: metadata.lastModified)
+            remember(key)
+            memory.set(result, forKey: key)
+            return (result, .disk)
+        }
+        guard let shared, let object = await shared.result(source: key.source, identity: key.identity) else {
+            return nil
+        }
+        let created = object.metadata["created"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? Date()
+        let stored = StoredResult(
+            data: object.data, format: ImageFormat.sniff(object.data), created: created,
+            sourceLastModified: object.metadata["source-last-modified"])
+        await keepLocally(stored, key)
+        return (stored, .shared)
+    }
+
+    /// Drops every result of `source` this node has served since the start from its tiers; returns how many.
+    func forget(source: String) async -> Int {
+        let keys = keysBySource.withLock { $0.removeValue(forKey: source) } ?? []
+        for key in keys {
+            memory.remove(forKey: key)
+            await disk?.remove(forKey: key.hex)
+        }
+        return keys.count
+    }
+
+    /// The result `key`: cached, joined from a run in flight, or made by `make` (once for all callers).
+    func result(
+        for key: ResultKey, make: @escaping @Sendable () async throws(ImageServerError) -> ProcessedImage
+    ) async throws(ImageServerError) -> (StoredResult, ResultSource) {
+        if let hit = await cached(key) { return hit }
+        let stored = try await runs.value(for: key, subscriber: WorkSubscriber(priority: .normal)) { key, _ in
+            { () async -> Result<StoredResult, ImageServerError> in
+                do throws(ImageServerError) {
+                    return .success(try await self.make(key, make))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return (stored, .miss)
+    }
+
+    /// The body of a run: the tiers once more (a run that just finished may have stored it), else `make`, kept in
+    /// every tier.
+    private func make(
+        _ key: ResultKey, _ make: @Sendable () async throws(ImageServerError) -> ProcessedImage
+    ) async throws(ImageServerError) -> StoredResult {
+        if let hit = await cached(key)?.0 { return hit }
+        made.withLock { $0 += 1 }
+        let result = try await make()
+        let stored = StoredResult(
+            data: result.data, format: result.format, created: Date(), sourceLastModified: result.sourceLastModified)
+        await keepLocally(stored, key)
+        var metadata = ["created": String(Int(stored.lastModified.timeIntervalSince1970))]
+        if let modified = result.sourceLastModified { metadata["source-last-modified"] = modified }
+        await shared?.storeResult(
+            result.data, contentType: result.format.mimeType, metadata: metadata, source: key.source,
+            identity: key.identity)
+        return stored
+    }
+
+    /// Keeps a result in memory and on disk, and remembers it under its source for a purge.
+    private func keepLocally(_ stored: StoredResult, _ key: ResultKey) async {
+        remember(key)
+        memory.set(stored, forKey: key)
+        let attributes = CacheEntryAttributes(format: stored.format, lastModified: stored.sourceLastModified)
+        try? await disk?.store(stored.data, forKey: key.hex, attributes: attributes)
+    }
+
+    private func remember(_ key: ResultKey) {
+        keysBySource.withLock { _ = $0[key.source, default: []].insert(key) }
+    }
+}
+
+extension ImageServerError: WorkFailure {
+    /// A caller that went away (a closed connection, the request deadline) before its result was made.
+    package static var cancelled: ImageServerError { ImageServerError(status: 503, "request cancelled") }
+}

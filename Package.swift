@@ -98,8 +98,9 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageServer", "WebImageStores",
-                "WebImageTesting",  // the test image server, for `webimage demo`
+                // TurboJPEG and lcms2 directly: `webimage demo` makes progressive, grey and CMYK JPEGs and a Display
+                // P3 profile, which the library's encoders do not.
+                "WebImage", "WebImageServer", "WebImageStores", "CJPEG", "CLCMS2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -25,8 +25,8 @@ $(STORES_VENV)/bin/weed:
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
-# Starts a local test server, loads the sample images through the pipeline three times (network, memory, disk),
-# prints the table and writes out/demo/index.html.
+# Makes sample images in memory, serves them on 127.0.0.1, loads them through the pipeline three times (network,
+# memory, disk), prints the table and writes out/demo/index.html.
 demo: deps
 	swift build $(SWIFT_BUILD_FLAGS) --product webimage
 	$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/webimage demo --output-dir out/demo

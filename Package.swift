@@ -87,6 +87,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -97,9 +98,12 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageServer", "WebImageTesting",  // the test image server, for `webimage demo`
+                // TurboJPEG and lcms2 directly: `webimage demo` makes progressive, grey and CMYK JPEGs and a Display
+                // P3 profile, which the library's encoders do not.
+                "WebImage", "WebImageServer", "WebImageStores", "CJPEG", "CLCMS2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
@@ -123,13 +127,17 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage", "WebImageTesting", "webimage-cache-writer", "webimage"],
+            dependencies: [
+                "WebImage", "WebImageTesting", "webimage-cache-writer", "webimage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "WebImageServerTests",
             dependencies: [
                 "WebImageServer", "WebImage", "WebImageTesting", "webimage",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

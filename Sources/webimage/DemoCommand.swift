@@ -1,39 +1,29 @@
 import ArgumentParser
 import Foundation
 import WebImage
-import WebImageTesting
 
-/// `webimage demo`: the whole pipeline, offline: a local HTTP server, the caches, thumbnails and a contact sheet.
+/// `webimage demo`: the whole pipeline, offline and without files: sample images made in memory, a local HTTP server,
+/// the caches, thumbnails and a contact sheet.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract:
             "Load sample images over local HTTP through the full pipeline, three passes, and show the caches at work.",
         discussion: """
-            Starts the package's test image server on 127.0.0.1 (no network needed), serving the images in \
-            Tests/Fixtures. Each image is loaded with a thumbnail transform through ImageManager: pass 1 downloads, \
-            decodes (shrinking on load), resizes and stores in a fresh temporary cache; pass 2 asks the same manager \
-            again (memory hits); pass 3 uses a new manager over the same directory, as a new process would (disk \
-            hits). A table shows each load's source, format, sizes, cache type and time per stage. The thumbnails \
-            and an HTML contact sheet (index.html) are written to --output-dir. Exits 1 if a pass misses the cache.
+            Makes sample images in memory with the library's encoders and TurboJPEG (baseline, progressive, 12 MP, \
+            CMYK, grey and EXIF-rotated JPEGs, PNG and WebP with alpha, animated GIF, APNG, WebP and AVIF, a Display \
+            P3 JPEG; HEIC, which the library decodes but cannot encode, is listed as not made) and serves them from \
+            its own HTTP server on 127.0.0.1: no network and no files needed. Each image is loaded with a thumbnail \
+            transform through ImageManager: pass 1 downloads, decodes (shrinking on load), resizes and stores in a \
+            fresh temporary cache; pass 2 asks the same manager again (memory hits); pass 3 uses a new manager over \
+            the same directory, as a new process would (disk hits). A table shows each load's source, format, sizes, \
+            cache type and time per stage. The thumbnails and an HTML contact sheet (index.html) are written to \
+            --output-dir. Exits 1 if a pass misses the cache.
 
             Examples:
               webimage demo
               webimage demo --output-dir /tmp/demo --size 200x200
             """)
-
-    /// The sample images, under `Tests/Fixtures/corpus/images`: each format, an EXIF rotation, animations, alpha;
-    /// then ``formatSamples``.
-    static let samples =
-        [
-            "gen_baseline_420.jpg", "gen_progressive.jpg", "gen_12mp.jpg", "gen_cmyk.jpg", "gen_gray.jpg",
-            "exif_Landscape_6.jpg", "gen_alpha.png", "pngsuite_basn6a08.png", "gen_still.gif", "gen_anim.gif",
-            "gen_anim.png", "gen_anim.webp", "webp_test.webp", "webp_lossless_vec_1_0.webp", "webp_lossy_alpha1.webp",
-        ] + formatSamples
-
-    /// The samples under `Tests/Fixtures/formats/images`: AVIF (alpha, a sequence), HEIC, and a Display P3 JPEG
-    /// (converted to sRGB on decode).
-    static let formatSamples = ["avif_alpha.avif", "avif_anim.avif", "heic_rgb.heic", "jpeg_p3.jpg"]
 
     @Option(help: "Where to write the thumbnails and index.html.")
     var outputDir = "out/demo"
@@ -49,40 +39,17 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let box = try Self.parseSize(size)
-        let server = TestImageServer()
-        try await server.start()
+        let (samples, missing) = DemoSamples.make()
         let cacheDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-demo-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: cacheDirectory) }
-        print("test image server: \(server.baseURL)   cache: \(cacheDirectory.path)\n")
-
-        let resize = Resize(to: box, mode: .contain)
-        let requests = Self.samples.map { name in
-            let folder = Self.formatSamples.contains(name) ? "formats" : "corpus"
-            return (name, ImageRequest(url: server.url("/fixtures/\(folder)/images/\(name)"), transformer: resize))
+        let rows = try await DemoImageServer.serving(samples) { baseURL in
+            print("demo image server: \(baseURL)   cache: \(cacheDirectory.path)\n")
+            return await Self.load(samples.map(\.name), from: baseURL, box: box, cacheDirectory: cacheDirectory)
         }
-        func disk() -> DiskCache {
-            DiskCache(directory: cacheDirectory, configuration: DiskCache.Configuration(sweepInterval: nil))
-        }
-        let first = ManagerFactory.manager(for: [server.baseURL], disk: disk())
-        let second = ManagerFactory.manager(for: [server.baseURL], disk: disk())
-        var rows: [Row] = []
-        for (pass, manager) in [(1, first), (2, first), (3, second)] {
-            if pass == 3 { await first.waitForPendingStores() }  // the first pass's disk writes run in the background
-            for (name, request) in requests {
-                do throws(WebImageError) {
-                    rows.append(Row(pass: pass, source: name, result: .success(try await manager.image(for: request))))
-                } catch {
-                    rows.append(Row(pass: pass, source: name, result: .failure(error)))
-                }
-            }
-        }
-        await first.shutdown()
-        await second.shutdown()
-        try await server.shutdown()
 
         let originals = Self.originalSizes(rows)
-        print(Self.table(rows, originals: originals))
+        print(Self.table(rows, originals: originals, missing: missing))
         let written = try writeThumbnails(rows.filter { $0.pass == 1 }, originals: originals)
         print(
             "\nwrote \(written) thumbnails and a contact sheet: \(URL(fileURLWithPath: outputDir).appendingPathComponent("index.html").path)"
@@ -98,6 +65,32 @@ struct DemoCommand: AsyncParsableCommand {
         print("pass 1 loaded every image, pass 2 answered from memory, pass 3 from disk.")
     }
 
+    /// Loads every sample three times with a thumbnail transform: pass 1 from the server into a fresh cache, pass 2
+    /// from the same manager's memory, pass 3 from a new manager's disk cache over the same directory.
+    private static func load(_ names: [String], from baseURL: URL, box: PixelSize, cacheDirectory: URL) async -> [Row] {
+        let resize = Resize(to: box, mode: .contain)
+        let requests = names.map { ($0, ImageRequest(url: baseURL.appendingPathComponent($0), transformer: resize)) }
+        func disk() -> DiskCache {
+            DiskCache(directory: cacheDirectory, configuration: DiskCache.Configuration(sweepInterval: nil))
+        }
+        let first = ManagerFactory.manager(for: [baseURL], disk: disk())
+        let second = ManagerFactory.manager(for: [baseURL], disk: disk())
+        var rows: [Row] = []
+        for (pass, manager) in [(1, first), (2, first), (3, second)] {
+            if pass == 3 { await first.waitForPendingStores() }  // the first pass's disk writes run in the background
+            for (name, request) in requests {
+                do throws(WebImageError) {
+                    rows.append(Row(pass: pass, source: name, result: .success(try await manager.image(for: request))))
+                } catch {
+                    rows.append(Row(pass: pass, source: name, result: .failure(error)))
+                }
+            }
+        }
+        await first.shutdown()
+        await second.shutdown()
+        return rows
+    }
+
     /// The source's pixel size, from the bytes pass 1 loaded.
     private static func originalSizes(_ rows: [Row]) -> [String: String] {
         var sizes: [String: String] = [:]
@@ -110,7 +103,8 @@ struct DemoCommand: AsyncParsableCommand {
         return sizes
     }
 
-    private static func table(_ rows: [Row], originals: [String: String]) -> String {
+    /// The loads, pass by pass, then the samples that could not be made.
+    private static func table(_ rows: [Row], originals: [String: String], missing: [DemoSamples.Missing]) -> String {
         let header = [
             "pass", "source", "format", "original", "thumbnail", "cache", "query ms", "load ms", "decode ms",
             "transform ms", "store ms", "total ms",
@@ -147,6 +141,12 @@ struct DemoCommand: AsyncParsableCommand {
             if row.pass != previousPass { lines.append("") }
             previousPass = row.pass
             lines.append(line(cell))
+        }
+        if !missing.isEmpty { lines.append("") }
+        for sample in missing {
+            // Outside the column widths: a long reason would widen the format column of every row.
+            let source = sample.name.padding(toLength: max(widths[1], sample.name.count), withPad: " ", startingAt: 0)
+            lines.append("-" + String(repeating: " ", count: widths[0] + 1) + source + "  not made: \(sample.reason)")
         }
         return lines.joined(separator: "\n")
     }
@@ -194,7 +194,7 @@ struct DemoCommand: AsyncParsableCommand {
             figcaption { font-size: 12px; margin-top: .4em; background: #fff; }
             </style></head>
             <body><h1>webimage demo: thumbnails</h1>
-            <p>Loaded over HTTP from the test image server, decoded with shrink-on-load and resized to fit \(size).</p>
+            <p>Made in memory, loaded over HTTP from the demo's local server, decoded with shrink-on-load and resized to fit \(size).</p>
             <main>
             \(figures.joined(separator: "\n"))
             </main></body></html>

@@ -27,10 +27,14 @@ enum CLI {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Runs `webimage arguments…` with `XDG_CACHE_HOME` inside `home` (never the user's cache); output goes through
-    /// files so a chatty child cannot block on a full pipe. `interruptAfter` sends SIGINT after that many seconds.
-    static func run(_ arguments: [String], home: URL, interruptAfter: Double? = nil) async throws -> Output {
-        let executable = try #require(executable, "the webimage executable was not built next to the tests")
+    /// Runs `webimage arguments…` in `home`, with `XDG_CACHE_HOME` inside it (never the user's cache); output goes
+    /// through files so a chatty child cannot block on a full pipe. `interruptAfter` sends SIGINT after that many
+    /// seconds. `installed` runs that copy of the executable instead of the built one.
+    static func run(
+        _ arguments: [String], home: URL, interruptAfter: Double? = nil, installed: URL? = nil
+    ) async throws -> Output {
+        let executable = try #require(
+            installed ?? executable, "the webimage executable was not built next to the tests")
         let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)

@@ -1,7 +1,5 @@
-import Crypto
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import WebImage
 
 /// The shared cache tier of a cluster: originals and processed results in one S3-compatible bucket, read after a
@@ -35,8 +33,8 @@ public final class SharedStore: Sendable {
     /// The S3 client that reaches the store (its timeout bounds every operation).
     public let client: S3Client
     private let logger: Logger
-    /// Errors by operation since the start; `NIOLockedValueBox` guards the dictionary.
-    private let errors = NIOLockedValueBox<[String: Int]>([:])
+    /// Errors by operation since the start.
+    private let errors = Locked<[String: Int]>([:])
 
     /// A tier at `location` reached through `client`.
     public init(location: SharedStoreLocation, client: S3Client, logger: Logger = Logger(label: "webimage.shared")) {
@@ -156,7 +154,7 @@ public final class SharedStore: Sendable {
     }
 
     /// How many operations have failed since the start, by operation (`get`, `put`, `lease`, `head`).
-    public var errorCounts: [String: Int] { errors.withLockedValue { $0 } }
+    public var errorCounts: [String: Int] { errors.withLock { $0 } }
 
     func errorCount(_ operation: String) -> Int { errorCounts[operation] ?? 0 }
 
@@ -175,7 +173,7 @@ public final class SharedStore: Sendable {
         do {
             return try await work()
         } catch {
-            errors.withLockedValue { $0[operation, default: 0] += 1 }
+            errors.withLock { $0[operation, default: 0] += 1 }
             logger.warning("shared store \(operation) failed", metadata: ["error": "\(error.code)"])
             return nil
         }

@@ -58,7 +58,7 @@ extension TestImageServer {
 
     private func route(path: String, query: [String: String], headers: [(name: String, value: String)]) -> Reply {
         let parts = path.split(separator: "/").map(String.init)
-        if let resource = state.withLockedValue({ $0.resources[path] }) {
+        if let resource = state.withLock({ $0.resources[path] }) {
             return serve(resource, headers: headers)
         }
         switch parts.first {

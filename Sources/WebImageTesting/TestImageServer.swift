@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import WebImage
 
 /// A real HTTP/1.1 server on 127.0.0.1 (port chosen by the system) for tests, benchmarks and demos.
 ///
@@ -70,7 +71,7 @@ public final class TestImageServer: Sendable {
         var port = 0
     }
 
-    let state = NIOLockedValueBox(State())
+    let state = Locked(State())
 
     /// Creates a stopped server; call ``start()``.
     public init() {}
@@ -99,7 +100,7 @@ public final class TestImageServer: Sendable {
                 } catch {}
             }
         }
-        state.withLockedValue { state in
+        state.withLock { state in
             state.channel = server.channel
             state.serverTask = task
             state.port = server.channel.localAddress?.port ?? 0
@@ -108,7 +109,7 @@ public final class TestImageServer: Sendable {
 
     /// Stops the server: closes the listening socket and every connection, releases held requests.
     public func shutdown() async throws {
-        let (channel, task, connections) = state.withLockedValue { state in
+        let (channel, task, connections) = state.withLock { state in
             defer {
                 state.channel = nil
                 state.serverTask = nil
@@ -125,7 +126,7 @@ public final class TestImageServer: Sendable {
 
     /// Registers a connection being served; `false` if the server is stopping (the caller closes it).
     func track(_ channel: any Channel) -> Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard !state.stopping else { return false }
             state.connections[ObjectIdentifier(channel)] = channel
             return true
@@ -133,11 +134,11 @@ public final class TestImageServer: Sendable {
     }
 
     func untrack(_ channel: any Channel) {
-        _ = state.withLockedValue { $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
+        _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     /// The port the server listens on.
-    public var port: Int { state.withLockedValue { $0.port } }
+    public var port: Int { state.withLock { $0.port } }
 
     /// `http://127.0.0.1:<port>`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -153,25 +154,25 @@ public final class TestImageServer: Sendable {
         lastModified: String? = "Wed, 21 Oct 2015 07:28:00 GMT"
     ) {
         let tag = etag ?? "\"\(String(data.hashValue, radix: 16))-\(data.count)\""
-        state.withLockedValue {
+        state.withLock {
             $0.resources[path] = Resource(data: data, contentType: contentType, etag: tag, lastModified: lastModified)
         }
     }
 
     /// What the server has seen so far.
-    public var stats: Stats { state.withLockedValue { $0.stats } }
+    public var stats: Stats { state.withLock { $0.stats } }
 
     /// Requests seen for `path` (without the query).
-    public func requestCount(_ path: String) -> Int { state.withLockedValue { $0.stats.requests[path] ?? 0 } }
+    public func requestCount(_ path: String) -> Int { state.withLock { $0.stats.requests[path] ?? 0 } }
 
     /// Forgets the counters (not the registered resources).
     public func resetStats() {
-        state.withLockedValue { $0.stats = Stats() }
+        state.withLock { $0.stats = Stats() }
     }
 
     /// Lets requests held with `gate=name` proceed, now and in future.
     public func openGate(_ name: String) {
-        _ = state.withLockedValue { $0.openGates.insert(name) }
+        _ = state.withLock { $0.openGates.insert(name) }
         notify()
     }
 
@@ -179,7 +180,7 @@ public final class TestImageServer: Sendable {
     public func waitUntil(_ condition: @escaping @Sendable (Stats) -> Bool) async {
         while true {
             let ready = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let ready = state.withLockedValue { state in
+                let ready = state.withLock { state in
                     if condition(state.stats) { return true }
                     state.waiters.append(continuation)
                     return false
@@ -197,7 +198,7 @@ public final class TestImageServer: Sendable {
 
     /// Wakes everything waiting in ``waitUntil(_:)`` or at a gate, to re-check.
     func notify() {
-        let waiters = state.withLockedValue { state in
+        let waiters = state.withLock { state in
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -209,7 +210,7 @@ public final class TestImageServer: Sendable {
         await withTaskCancellationHandler {
             while true {
                 let open: Bool = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                    let open = state.withLockedValue { state in
+                    let open = state.withLock { state in
                         if state.openGates.contains(name) || state.stopping || Task.isCancelled { return true }
                         state.waiters.append(continuation)
                         return false
@@ -234,7 +235,7 @@ public final class TestImageServer: Sendable {
     }
 
     func update(_ change: (inout Stats) -> Void) {
-        state.withLockedValue { change(&$0.stats) }
+        state.withLock { change(&$0.stats) }
         notify()
     }
 }

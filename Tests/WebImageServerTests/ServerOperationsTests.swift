@@ -49,13 +49,13 @@ struct ServerOperationsTests {
             let signature = signer.signature(for: path)
             #expect(try await harness.get("/" + signature + path).status == .ok)
             #expect(try await harness.get("/bad" + path).status.code == 403)
-            let lines = capture.lines.withLockedValue { $0 }.filter { $0.hasPrefix("info request") }
+            let lines = capture.lines.withLock { $0 }.filter { $0.hasPrefix("info request") }
             #expect(lines.count == 2, "\(lines)")
             #expect(lines.first?.contains("status=200") == true)
             #expect(lines.first?.contains("cache=miss") == true)
             #expect(lines.first?.contains("source_host=127.0.0.1") == true)
             #expect(lines.last?.contains("status=403") == true)
-            for line in capture.lines.withLockedValue({ $0 }) where !line.hasPrefix("debug") && !line.hasPrefix("trace")
+            for line in capture.lines.withLock({ $0 }) where !line.hasPrefix("debug") && !line.hasPrefix("trace")
             {
                 #expect(
                     !line.contains(signature) && !line.contains("secret123") && !line.contains("geometry"), "\(line)")

@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
+import WebImage
 import WebImageStores
 
 /// `--peer-forward`: sends a request to the node that owns its result, so that a result is processed and cached on
@@ -37,7 +37,7 @@ struct PeerForwarder: Sendable {
     let client: HTTPClient
     let logger: Logger
     /// Until when each unreachable owner is skipped, by ring name.
-    private let down = NIOLockedValueBox<[String: ContinuousClock.Instant]>([:])
+    private let down = Locked<[String: ContinuousClock.Instant]>([:])
 
     /// A forwarder for `configuration`'s ring, or `nil` without `forwardsToOwner`, a `selfURL` or peers.
     init?(configuration: ImageServerConfiguration) {
@@ -69,7 +69,7 @@ struct PeerForwarder: Sendable {
         let path = builder.url(parsed.options, source: parsed.source)
         guard let owner = ring.server(for: mount + path), owner != name, let base = peers[owner] else { return nil }
         let now = ContinuousClock.now
-        let skipped = down.withLockedValue { down in
+        let skipped = down.withLock { down in
             if let until = down[owner], until > now { return true }
             down[owner] = nil
             return false
@@ -97,7 +97,7 @@ struct PeerForwarder: Sendable {
                 body: ResponseBody(asyncSequence: response.body))
         } catch {
             let owner = URL(string: url).flatMap(Self.name(of:)) ?? url
-            down.withLockedValue { $0[owner] = .now + Self.downTime }
+            down.withLock { $0[owner] = .now + Self.downTime }
             logger.warning("peer unreachable; answering here", metadata: ["peer": "\(owner)", "error": "\(error)"])
             return nil
         }

@@ -1,10 +1,10 @@
 import Logging
-import NIOConcurrencyHelpers
+import WebImage
 
 /// A log handler that keeps every line (message and metadata, rendered) for assertions.
 struct LogCapture: LogHandler {
-    /// The lines logged so far (`NIOLockedValueBox`, shared by the handler's copies).
-    let lines = NIOLockedValueBox<[String]>([])
+    /// The lines logged so far (shared by the handler's copies).
+    let lines = Locked<[String]>([])
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 
@@ -19,6 +19,6 @@ struct LogCapture: LogHandler {
     func log(event: LogEvent) {
         let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let line = "\(event.level) \(event.message) " + fields.joined(separator: " ")
-        lines.withLockedValue { $0.append(line) }
+        lines.withLock { $0.append(line) }
     }
 }

@@ -65,13 +65,14 @@ extension ProcessingOptions {
             ?? format.name
     }
 
-    private static func gravity(_ gravity: GravityOption) -> String {
+    /// The shortest spelling of `gravity` that reads back as it: the kind alone without offsets.
+    static func gravity(_ gravity: GravityOption) -> String {
         gravity.kind == .smart || (gravity.x == 0 && gravity.y == 0 && gravity.kind != .focusPoint)
             ? gravity.kind.rawValue : "\(gravity.kind.rawValue):\(number(gravity.x)):\(number(gravity.y))"
     }
 
     /// The shortest text that reads back as `value`: `2` rather than `2.0`.
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 }

@@ -1,6 +1,7 @@
 /// The options that shape the geometry: resize, size, extend, extend_aspect_ratio, gravity, crop, padding, flip.
 extension OptionsParser {
-    func resizingType(_ args: [String]) throws(ImageServerError) -> ResizingType {
+    /// One of the ``ResizingType`` names.
+    static func resizingType(_ args: [String]) throws(ImageServerError) -> ResizingType {
         try OptionArguments.ensureMax("resizing_type", args, 1)
         guard let type = ResizingType(rawValue: args[0]) else {
             throw .argument("resizing_type", args[0], "fit, fill, fill-down, force or auto")
@@ -8,13 +9,15 @@ extension OptionsParser {
         return type
     }
 
-    func applyResize(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+    /// `type:width:height:enlarge:extend[:gravity…]`; an empty type keeps its value.
+    static func applyResize(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
         try OptionArguments.ensureMax("resize", args, 8)
         if !args[0].isEmpty { o.resizingType = try resizingType([args[0]]) }
         if args.count > 1 { try applySize(Array(args.dropFirst()), to: &o) }
     }
 
-    func applySize(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+    /// `width:height:enlarge:extend[:gravity…]`; empty arguments keep their value.
+    static func applySize(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
         try OptionArguments.ensureMax("size", args, 7)
         if args.count >= 1, !args[0].isEmpty { o.width = try OptionArguments.nonNegativeInteger("width", args[0]) }
         if args.count >= 2, !args[1].isEmpty { o.height = try OptionArguments.nonNegativeInteger("height", args[1]) }
@@ -25,7 +28,7 @@ extension OptionsParser {
     }
 
     /// `extend` and `extend_aspect_ratio`: `enabled[:gravity[:x:y]]` (imgproxy's `parseExtend`).
-    func extend(
+    static func extend(
         _ option: String, _ args: [String], current: GravityOption
     ) throws(ImageServerError) -> (Bool, GravityOption) {
         try OptionArguments.ensureMax(option, args, 4)
@@ -36,7 +39,7 @@ extension OptionsParser {
 
     /// `top[:right[:bottom[:left]]]`: a side not given takes its opposite (right and bottom take top), as CSS and
     /// imgproxy's `applyPaddingOption` do; an empty top keeps its value.
-    func applyPadding(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+    static func applyPadding(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
         try OptionArguments.ensureMax("padding", args, 4)
         func side(_ index: Int, _ name: String) throws(ImageServerError) -> Int? {
             guard args.count > index, !args[index].isEmpty else { return nil }
@@ -50,21 +53,22 @@ extension OptionsParser {
         o.padding = padding
     }
 
-    /// `horizontal[:vertical]` booleans; an empty one keeps its value.
     /// `zoom:X[:Y]`: one factor for both axes, or one each; each a positive number (imgproxy's `applyZoomOption`).
-    func applyZoom(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+    static func applyZoom(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
         try OptionArguments.ensureMax("zoom", args, 2)
         o.zoomWidth = try OptionArguments.positiveFloat("zoom", args[0])
         o.zoomHeight = args.count > 1 ? try OptionArguments.positiveFloat("zoom", args[1]) : o.zoomWidth
     }
 
-    func applyFlip(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+    /// `horizontal[:vertical]` booleans; an empty one keeps its value.
+    static func applyFlip(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
         try OptionArguments.ensureMax("flip", args, 2)
         if !args[0].isEmpty { o.flipHorizontal = OptionArguments.bool(args[0]) }
         if args.count > 1, !args[1].isEmpty { o.flipVertical = OptionArguments.bool(args[1]) }
     }
 
-    func applyCrop(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
+    /// `width:height[:gravity…]`; the crop gravity starts from the centre.
+    static func applyCrop(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
         o.cropWidth = try OptionArguments.nonNegativeFloat("crop width", args[0])
         if args.count > 1 { o.cropHeight = try OptionArguments.nonNegativeFloat("crop height", args[1]) }
         if args.count > 2 {
@@ -74,7 +78,7 @@ extension OptionsParser {
     }
 
     /// `type[:x[:y]]`; `sm` takes no offsets, `fp` exactly two in 0...1. Offsets not given keep their value.
-    func gravity(
+    static func gravity(
         _ option: String, _ args: [String], current: GravityOption, allowsSmart: Bool
     ) throws(ImageServerError) -> GravityOption {
         guard let kind = GravityOption.Kind(rawValue: args[0]), allowsSmart || kind != .smart else {
@@ -96,7 +100,7 @@ extension OptionsParser {
         return result
     }
 
-    private func offset(
+    private static func offset(
         _ option: String, _ value: String, _ kind: GravityOption.Kind
     ) throws(ImageServerError) -> Double {
         let number = try OptionArguments.float(option, value)

@@ -3,8 +3,9 @@ import WebImage
 
 /// Everything a URL asks of one image, after presets: imgproxy's processing options with their defaults.
 ///
-/// Hashable, and ``cacheIdentity`` is a canonical text of every field that changes the result, so two URLs that
-/// mean the same image share one cache entry.
+/// Each option is one entry of ``OptionTable``: its names, how its arguments set these fields, how the canonical URL
+/// writes them and whether they change the result. ``canonicalPath(source:)`` and ``cacheIdentity`` are derived
+/// from the table, so two URLs that mean the same image share one cache entry, and two that do not never do.
 public struct ProcessingOptions: Sendable, Hashable {
     /// How the image fits the requested size.
     public var resizingType: ResizingType = .fit
@@ -85,26 +86,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The crop gravity in effect.
     public var effectiveCropGravity: GravityOption { cropGravity ?? gravity }
 
-    /// A canonical text of every option that changes the result's pixels or encoding (not the response headers).
+    /// A canonical text of every option that changes the result's pixels or encoding (not the response headers):
+    /// the canonical segments of ``OptionTable``'s entries that change the result, `cachebuster` and `format`
+    /// included, so an option cannot change the result without changing this text.
     public var cacheIdentity: String {
-        var parts = [
-            "rt:\(resizingType.rawValue)", "s:\(width):\(height)", "dpr:\(dpr)", "el:\(enlarge)",
-            "ex:\(extend):\(extendGravity)", "g:\(gravity)", "c:\(cropWidth):\(cropHeight):\(effectiveCropGravity)",
-            "rot:\(rotate)", "bl:\(blur)", "sh:\(sharpen)", "q:\(quality)", "sm:\(stripMetadata)", "ar:\(autoRotate)",
-        ]
-        if extendAspectRatio || extendAspectRatioGravity != .center {
-            parts.append("exar:\(extendAspectRatio):\(extendAspectRatioGravity)")
-        }
-        if minWidth != 0 || minHeight != 0 { parts.append("min:\(minWidth):\(minHeight)") }
-        if zoomWidth != 1 || zoomHeight != 1 { parts.append("z:\(zoomWidth):\(zoomHeight)") }
-        if padding.isEnabled { parts.append("pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
-        if flipHorizontal || flipVertical { parts.append("fl:\(flipHorizontal):\(flipVertical)") }
-        if !stripColorProfile { parts.append("scp:false") }
-        if let background { parts.append("bg:\(background.red):\(background.green):\(background.blue)") }
-        for (format, value) in formatQuality.sorted(by: { $0.key.name < $1.key.name }) {
-            parts.append("fq:\(format.name):\(value)")
-        }
-        if !cacheBuster.isEmpty { parts.append("cb:\(cacheBuster)") }
-        return parts.joined(separator: "/")
+        OptionTable.resultEntries.compactMap { $0.write(self) }.joined(separator: "/")
     }
 }

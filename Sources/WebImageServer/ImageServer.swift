@@ -25,7 +25,10 @@ public final class ImageServer: Sendable {
     let purge: PurgeResponder?
 
     /// Builds the server's parts; nothing is fetched or bound yet.
-    public init(configuration: ImageServerConfiguration) {
+    ///
+    /// - Throws: the first setting outside its range (``ImageServerConfiguration/validate()``).
+    public init(configuration: ImageServerConfiguration) throws(ImageServerConfigurationError) {
+        try configuration.validate()
         self.configuration = configuration
         let limits = configuration.limits
         let metrics = ServerMetrics()

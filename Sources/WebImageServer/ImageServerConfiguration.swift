@@ -65,6 +65,27 @@ public struct ImageServerConfiguration: Sendable {
     /// The defaults: no key, no presets, any http(s) source on a public address, in-memory caching.
     public init() {}
 
+    /// The most bytes ``resultMemoryCacheSize`` may be: 64 GiB.
+    public static let largestMemoryCache = 65_536 * 1024 * 1024
+
+    /// Throws for the first setting outside its range: the limits, the memory cache, the TTL, the preferred formats
+    /// and the cluster settings that go together.
+    public func validate() throws(ImageServerConfigurationError) {
+        try limits.validate()
+        try ImageServerConfigurationError.check(
+            resultMemoryCacheSize, in: 0...Self.largestMemoryCache, "memory-cache-size",
+            "must be between 0 and 65536 megabytes")
+        try ImageServerConfigurationError.check(ttl, in: 0...Int.max, "ttl", "must be 0 or more")
+        guard !preferredFormats.isEmpty else { throw ImageServerConfigurationError("preferred-formats", "is empty") }
+        if let format = preferredFormats.first(where: { !FormatChoice.writable.contains($0) }) {
+            throw ImageServerConfigurationError(
+                "preferred-formats", "has \(format.name), which the server cannot write")
+        }
+        if forwardsToOwner, selfURL == nil || peers.isEmpty {
+            throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")
+        }
+    }
+
     /// The format imgproxy's name `name` stands for (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`), when the server
     /// can write it; `nil` otherwise.
     public static func writableFormat(named name: String) -> ImageFormat? {

@@ -9,7 +9,7 @@ public struct ServerLimits: Sendable, Hashable {
     /// The most animation frames kept; later frames are dropped, as imgproxy does. Default 100.
     public var maxAnimationFrames = 100
     /// The longest side of a result; larger results are scaled down to it, as imgproxy's `max_result_dimension`.
-    /// Default 8192.
+    /// Default 8192; 0 disables the limit, as in imgproxy.
     public var maxResultDimension = 8192
     /// How long a source download may take. Default 10 s.
     public var downloadTimeout: Duration = .seconds(10)
@@ -25,4 +25,27 @@ public struct ServerLimits: Sendable, Hashable {
 
     /// The defaults.
     public init() {}
+
+    /// The longest a timeout may be: a day.
+    public static let longestTimeout: Duration = .seconds(86_400)
+
+    /// Throws for the first limit outside its range.
+    public func validate() throws(ImageServerConfigurationError) {
+        typealias Check = ImageServerConfigurationError
+        try Check.check(maxSourceFileSize, in: 1...Int.max, "max-src-file-size", "must be positive")
+        try Check.check(
+            maxSourceResolution, in: 1...10_000_000_000, "max-src-resolution",
+            "must be between 0 and 10000 megapixels")
+        try Check.check(maxAnimationFrames, in: 1...Int.max, "max-animation-frames", "must be positive")
+        try Check.check(maxResultDimension, in: 0...65_535, "max-result-dimension", "must be between 0 and 65535")
+        for (timeout, setting) in [
+            (downloadTimeout, "download-timeout"), (requestTimeout, "timeout"), (queueTimeout, "queue-timeout"),
+        ] {
+            guard timeout > .zero, timeout <= Self.longestTimeout else {
+                throw Check(setting, "must be between 0 and 86400 seconds")
+            }
+        }
+        try Check.check(processingSlots, in: 1...1024, "workers", "must be between 1 and 1024")
+        try Check.check(processingQueue, in: 0...1_000_000, "queue-size", "must be between 0 and 1000000")
+    }
 }

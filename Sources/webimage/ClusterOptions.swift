@@ -56,12 +56,7 @@ struct ClusterOptions: ParsableArguments {
         }
         configuration.peers = try peer.map { try Self.nodeURL($0, flag: "--peer") }
         configuration.selfURL = try selfURL.map { try Self.nodeURL($0, flag: "--self") }
-        if peerForward {
-            guard configuration.selfURL != nil, !configuration.peers.isEmpty else {
-                throw ValidationError("--peer-forward needs --self and at least one --peer")
-            }
-            configuration.forwardsToOwner = true
-        }
+        configuration.forwardsToOwner = peerForward
     }
 
     /// A node's URL: `http(s)://HOST[:PORT][/PATH]`.

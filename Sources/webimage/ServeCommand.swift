@@ -61,14 +61,20 @@ struct ServeCommand: AsyncParsableCommand {
     var presetsFile: String?
     @Flag(help: "Do not cache processed results (originals are still cached).")
     var noResultCache = false
-    @Option(help: "Megabytes of encoded results kept in memory in front of the disk cache; 0 keeps none.")
-    var memoryCacheSize = Env.int("MEMORY_CACHE_SIZE") ?? 64
+    @Option(
+        help:
+            "Megabytes of encoded results kept in memory in front of the disk cache; 0 keeps none \(Self.memoryDefault)."
+    )
+    var memoryCacheSize: Int?
     @Option(help: "How many images are processed at once (default: the number of cores).")
-    var workers = Env.int("WORKERS") ?? ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "How many more requests may wait for a processing slot (503 beyond).")
-    var queueSize = Env.int("QUEUE_SIZE") ?? 200
-    @Option(help: "Seconds a request may wait for a processing slot (503 after).")
-    var queueTimeout = Env.double("QUEUE_TIMEOUT") ?? 10
+    var workers: Int?
+    @Option(
+        help:
+            "How many more requests may wait for a processing slot (503 beyond) \(Self.limitsDefault(\.processingQueue))."
+    )
+    var queueSize: Int?
+    @Option(help: "Seconds a request may wait for a processing slot (503 after) \(Self.seconds(\.queueTimeout)).")
+    var queueTimeout: Double?
     @Option(help: "glibc's allocator settings: tuned (fewer arenas, higher trim and mmap thresholds) or glibc.")
     var malloc = Env.string("MALLOC").flatMap(MemoryAllocator.init(rawValue:)) ?? .tuned
     @Option(help: "Seconds requests in flight may take to finish after SIGTERM.")
@@ -77,20 +83,24 @@ struct ServeCommand: AsyncParsableCommand {
     var allowedSources: [String] = Env.list("ALLOWED_SOURCES")
     @Option(help: "Serve local:///PATH sources from this directory (never outside it).")
     var localRoot: String?
-    @Option(help: "The most source megapixels, width x height x frames.")
-    var maxSrcResolution = Env.double("MAX_SRC_RESOLUTION") ?? 50
-    @Option(help: "The largest source file in bytes.")
-    var maxSrcFileSize = Env.int("MAX_SRC_FILE_SIZE") ?? 50 * 1024 * 1024
-    @Option(help: "The most animation frames kept (later frames are dropped).")
-    var maxAnimationFrames = Env.int("MAX_ANIMATION_FRAMES") ?? 100
-    @Option(help: "The longest side of a result in pixels; larger results are scaled down.")
-    var maxResultDimension = Env.int("MAX_RESULT_DIMENSION") ?? 8192
-    @Option(help: "Seconds a source download may take.")
-    var downloadTimeout = Env.double("DOWNLOAD_TIMEOUT") ?? 10
-    @Option(help: "Seconds a whole request may take (503 after).")
-    var timeout = Env.double("TIMEOUT") ?? 20
-    @Option(help: "Cache-Control max-age of results, in seconds.")
-    var ttl = Env.int("TTL") ?? 31_536_000
+    @Option(help: "The most source megapixels, width x height x frames \(Self.megapixelsDefault).")
+    var maxSrcResolution: Double?
+    @Option(help: "The largest source file in bytes \(Self.limitsDefault(\.maxSourceFileSize)).")
+    var maxSrcFileSize: Int?
+    @Option(
+        help: "The most animation frames kept (later frames are dropped) \(Self.limitsDefault(\.maxAnimationFrames)).")
+    var maxAnimationFrames: Int?
+    @Option(
+        help:
+            "The longest side of a result in pixels; larger results are scaled down \(Self.limitsDefault(\.maxResultDimension))."
+    )
+    var maxResultDimension: Int?
+    @Option(help: "Seconds a source download may take \(Self.seconds(\.downloadTimeout)).")
+    var downloadTimeout: Double?
+    @Option(help: "Seconds a whole request may take (503 after) \(Self.seconds(\.requestTimeout)).")
+    var timeout: Double?
+    @Option(help: "Cache-Control max-age of results, in seconds (default: \(ImageServerConfiguration().ttl)).")
+    var ttl: Int?
     @Flag(inversion: .prefixedNo, help: "Answer WebP when the client accepts it and the URL names no format.")
     var autoWebp = Env.bool("AUTO_WEBP") ?? true
     @Flag(inversion: .prefixedNo, help: "Answer AVIF when the client accepts it and the URL names no format.")
@@ -111,14 +121,18 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try makeConfiguration()
-        let gracePeriod = try Self.duration(shutdownTimeout, "--shutdown-timeout")
+        guard shutdownTimeout.isFinite, shutdownTimeout > 0, shutdownTimeout <= 86_400 else {
+            throw ValidationError("--shutdown-timeout must be between 0 and 86400 seconds")
+        }
+        let gracePeriod = Self.duration(shutdownTimeout)
         malloc.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
         if let shared = configuration.sharedStore, await shared.bucketExists() != true {
             configuration.logger.warning(
                 "the shared store's bucket is missing or unreachable; results and originals are not shared",
                 metadata: ["store": "\(shared.location)"])
         }
-        let server = ImageServer(configuration: configuration)
+        let server: ImageServer
+        do { server = try ImageServer(configuration: configuration) } catch { throw ValidationError(error.description) }
         let host = host
         let app = server.makeApplication(host: host, port: port) { port in
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
@@ -170,13 +184,11 @@ struct ServeCommand: AsyncParsableCommand {
             cacheDir ?? Env.string("CACHE_DIR"), "--cache-dir", creating: true)
         configuration.cachesResults = !(noCache || Env.bool("NO_CACHE") == true)
         configuration.cachesProcessedResults = !(noResultCache || Env.bool("NO_RESULT_CACHE") == true)
-        guard (0...65_536).contains(memoryCacheSize) else {
-            throw ValidationError("--memory-cache-size must be between 0 and 65536 megabytes")
+        if let megabytes = memoryCacheSize ?? Env.int("MEMORY_CACHE_SIZE") {
+            configuration.resultMemoryCacheSize = Self.saturating(Double(megabytes) * 1024 * 1024)
         }
-        configuration.resultMemoryCacheSize = memoryCacheSize * 1024 * 1024
-        configuration.limits = try makeLimits()
-        guard ttl >= 0 else { throw ValidationError("--ttl must be 0 or more") }
-        configuration.ttl = ttl
+        configuration.limits = makeLimits()
+        if let ttl = ttl ?? Env.int("TTL") { configuration.ttl = ttl }
         configuration.autoWebP = autoWebp
         configuration.autoAVIF = autoAvif
         configuration.preferredFormats = try preferredFormats.split(separator: ",").map { name in
@@ -185,39 +197,32 @@ struct ServeCommand: AsyncParsableCommand {
             }
             return format
         }
-        guard !configuration.preferredFormats.isEmpty else { throw ValidationError("--preferred-formats is empty") }
         configuration.addressPolicy = SourceAddressPolicy(
             allowsLoopback: allowLoopbackSources || Env.bool("ALLOW_LOOPBACK_SOURCES") == true,
             allowsPrivate: allowPrivateSources || Env.bool("ALLOW_PRIVATE_SOURCES") == true,
             allowsLinkLocal: allowLinkLocalSources || Env.bool("ALLOW_LINK_LOCAL_SOURCES") == true)
         try cluster.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
+        do { try configuration.validate() } catch { throw ValidationError(error.description) }
         return configuration
     }
 
-    private func makeLimits() throws -> ServerLimits {
+    /// The limits given by flags or the environment, over the library's defaults; the library checks their ranges.
+    private func makeLimits() -> ServerLimits {
         var limits = ServerLimits()
-        guard maxSrcResolution.isFinite, maxSrcResolution > 0, maxSrcResolution <= 10_000 else {
-            throw ValidationError("--max-src-resolution must be between 0 and 10000 megapixels")
+        if let megapixels = maxSrcResolution ?? Env.double("MAX_SRC_RESOLUTION") {
+            limits.maxSourceResolution = Self.saturating(megapixels * 1_000_000)
         }
-        limits.maxSourceResolution = Int(maxSrcResolution * 1_000_000)
-        guard maxSrcFileSize > 0 else { throw ValidationError("--max-src-file-size must be positive") }
-        limits.maxSourceFileSize = maxSrcFileSize
-        guard maxAnimationFrames > 0 else { throw ValidationError("--max-animation-frames must be positive") }
-        limits.maxAnimationFrames = maxAnimationFrames
-        guard (1...65_535).contains(maxResultDimension) else {
-            throw ValidationError("--max-result-dimension must be between 1 and 65535")
+        if let bytes = maxSrcFileSize ?? Env.int("MAX_SRC_FILE_SIZE") { limits.maxSourceFileSize = bytes }
+        if let frames = maxAnimationFrames ?? Env.int("MAX_ANIMATION_FRAMES") { limits.maxAnimationFrames = frames }
+        if let side = maxResultDimension ?? Env.int("MAX_RESULT_DIMENSION") { limits.maxResultDimension = side }
+        if let seconds = downloadTimeout ?? Env.double("DOWNLOAD_TIMEOUT") {
+            limits.downloadTimeout = Self.duration(seconds)
         }
-        limits.maxResultDimension = maxResultDimension
-        limits.downloadTimeout = try Self.duration(downloadTimeout, "--download-timeout")
-        limits.requestTimeout = try Self.duration(timeout, "--timeout")
-        guard (1...1024).contains(workers) else { throw ValidationError("--workers must be between 1 and 1024") }
-        limits.processingSlots = workers
-        guard (0...1_000_000).contains(queueSize) else {
-            throw ValidationError("--queue-size must be between 0 and 1000000")
-        }
-        limits.processingQueue = queueSize
-        limits.queueTimeout = try Self.duration(queueTimeout, "--queue-timeout")
+        if let seconds = timeout ?? Env.double("TIMEOUT") { limits.requestTimeout = Self.duration(seconds) }
+        if let count = workers ?? Env.int("WORKERS") { limits.processingSlots = count }
+        if let count = queueSize ?? Env.int("QUEUE_SIZE") { limits.processingQueue = count }
+        if let seconds = queueTimeout ?? Env.double("QUEUE_TIMEOUT") { limits.queueTimeout = Self.duration(seconds) }
         return limits
     }
 
@@ -237,10 +242,29 @@ struct ServeCommand: AsyncParsableCommand {
         return url
     }
 
-    private static func duration(_ seconds: Double, _ name: String) throws -> Duration {
-        guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-            throw ValidationError("\(name) must be between 0 and 86400 seconds")
-        }
-        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    /// `seconds` as a duration, rounded up to the millisecond; out-of-range values stay out of range (NaN is 0), for
+    /// the library's check to name.
+    private static func duration(_ seconds: Double) -> Duration {
+        .milliseconds(Int64(clamping: saturating((seconds * 1000).rounded(.up))))
     }
+
+    /// `value` as an integer, clamped to `Int`'s range (NaN is 0), so that no flag can trap a conversion.
+    private static func saturating(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        return value >= 0x1p63 ? .max : value <= -0x1p63 ? .min : Int(value)
+    }
+
+    /// `(default: N)` for a limit.
+    private static func limitsDefault(_ limit: KeyPath<ServerLimits, Int>) -> String {
+        "(default: \(ServerLimits()[keyPath: limit]))"
+    }
+
+    /// `(default: N)` for a timeout, in seconds.
+    private static func seconds(_ limit: KeyPath<ServerLimits, Duration>) -> String {
+        "(default: \(ServerLimits()[keyPath: limit].components.seconds))"
+    }
+
+    private static var megapixelsDefault: String { "(default: \(ServerLimits().maxSourceResolution / 1_000_000))" }
+
+    private static var memoryDefault: String { "(default: \(ImageServerConfiguration().resultMemoryCacheSize >> 20))" }
 }

@@ -17,7 +17,7 @@ struct ServerMountTests {
         var configuration = ImageServerConfiguration()
         configuration.cacheDirectory = cache
         configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)
-        let server = ImageServer(configuration: configuration)
+        let server = try ImageServer(configuration: configuration)
         let router = Router()
         router.get("hello") { _, _ in "world" }
         server.addRoutes(to: router.group("img"))

@@ -55,8 +55,7 @@ struct ServerOperationsTests {
             #expect(lines.first?.contains("cache=miss") == true)
             #expect(lines.first?.contains("source_host=127.0.0.1") == true)
             #expect(lines.last?.contains("status=403") == true)
-            for line in capture.lines.withLock({ $0 }) where !line.hasPrefix("debug") && !line.hasPrefix("trace")
-            {
+            for line in capture.lines.withLock({ $0 }) where !line.hasPrefix("debug") && !line.hasPrefix("trace") {
                 #expect(
                     !line.contains(signature) && !line.contains("secret123") && !line.contains("geometry"), "\(line)")
             }

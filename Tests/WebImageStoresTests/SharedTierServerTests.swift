@@ -79,7 +79,7 @@ import WebImageTesting
     }
 
     @Test func withoutAPurgeKeyThereIsNoPurgeRoute() async throws {
-        let server = ImageServer(configuration: ImageServerConfiguration())
+        let server = try ImageServer(configuration: ImageServerConfiguration())
         try await server.makeApplication(host: "127.0.0.1", port: 0).test(.router) { client in
             let response = try await client.execute(uri: "/admin/purge?source=x&signature=y", method: .post)
             #expect(response.status == .notFound)
@@ -100,7 +100,7 @@ import WebImageTesting
         configuration.sharedStore = SharedStore(location: try SharedStoreLocation("s3://cluster/t"), client: client)
         configuration.purgeKey = purgeKey
         configuration.peers = peers
-        let server = ImageServer(configuration: configuration)
+        let server = try ImageServer(configuration: configuration)
         return (server, server.makeApplication(host: "127.0.0.1", port: 0))
     }
 }

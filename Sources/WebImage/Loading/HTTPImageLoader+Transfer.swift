@@ -82,6 +82,7 @@ extension HTTPImageLoader {
     static func map(_ error: any Error, url: URL) -> WebImageError {
         if let error = error as? WebImageError { return error.url == nil ? error.with(url: url) : error }
         if error is CancellationError { return WebImageError(.cancelled, "the load was cancelled", url: url) }
+        if error is AdmissionQueue.Refusal { return WebImageError(.cancelled, "the load was cancelled", url: url) }
         if let error = error as? HTTPClientError {
             switch error {
             case .cancelled: return WebImageError(.cancelled, "the load was cancelled", url: url, underlying: error)

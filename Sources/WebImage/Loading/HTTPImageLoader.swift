@@ -63,7 +63,8 @@ public final class HTTPImageLoader: ImageLoading {
     /// The client for ``ImageLoaderOptions/allowsInvalidCertificates``, made on first use; and whether
     /// ``shutdown()`` has run.
     private let clients: Locked<(insecure: HTTPClient?, isShutDown: Bool)>
-    private let queue: DownloadQueue
+    /// Admits the downloads: the package's admission queue, unbounded, by priority then FIFO or LIFO.
+    private let queue: AdmissionQueue
     /// Identical downloads in flight, merged.
     private let downloads: WorkMerger<DownloadKey, ImageResponse, DownloadEvent, WebImageError>
     let changed = ChangeSignal()
@@ -86,8 +87,9 @@ public final class HTTPImageLoader: ImageLoading {
             Self.clientConfiguration(configuration, allowsInvalidCertificates: allowsInvalidCertificates)
         }
         clients = Locked((nil, false))
-        queue = DownloadQueue(
-            maxConcurrent: configuration.maxConcurrentDownloads, order: configuration.order, changed: changed)
+        queue = AdmissionQueue(width: configuration.maxConcurrentDownloads, order: configuration.order) {
+            [changed] _ in changed.notify()
+        }
         downloads = WorkMerger { [changed] in changed.notify() }
     }
 
@@ -146,7 +148,9 @@ public final class HTTPImageLoader: ImageLoading {
         do {
             response = try await downloads.value(for: key, subscriber: subscriber) { [self] key, download in
                 let ticket = queue.enqueue(priority: download.priority)
-                download.observePriority { [queue] priority in queue.setPriority(priority, for: ticket) }
+                if case .success(let ticket) = ticket {
+                    download.observePriority { [queue] priority in queue.setPriority(priority, for: ticket) }
+                }
                 return { await self.runDownload(ticket: ticket, key: key, download: download) }
             }
         } catch {
@@ -180,12 +184,12 @@ public final class HTTPImageLoader: ImageLoading {
 
     /// The body of a download: waits for a slot and transfers; the result goes to every caller.
     private func runDownload(
-        ticket: DownloadQueue.Ticket, key: DownloadKey,
+        ticket: Result<AdmissionQueue.Ticket, AdmissionQueue.Refusal>, key: DownloadKey,
         download: SharedWork<ImageResponse, DownloadEvent, WebImageError>
     ) async -> Result<ImageResponse, WebImageError> {
         let result: Result<ImageResponse, WebImageError>
         do {
-            try await queue.wait(ticket)
+            if let refused = await queue.wait(try ticket.get()) { throw refused }
             result = .success(
                 try await transfer(key, client: client(for: key)) { received, expected, data in
                     download.send(
@@ -197,7 +201,7 @@ public final class HTTPImageLoader: ImageLoading {
         }
         // The slot is free before anyone hears of the result: a caller that sees its response never sees its
         // download still counted as running, and the next download starts at once.
-        queue.finish(ticket)
+        if case .success(let ticket) = ticket { queue.finish(ticket) }
         return result
     }
 

@@ -22,7 +22,7 @@ final class ProcessingGate: Sendable {
         self.whenIdle = whenIdle
         let idleEpoch = Locked(0)
         self.idleEpoch = idleEpoch
-        let last = Locked(WorkQueue.Load())
+        let last = Locked(AdmissionQueue.Load())
         queue = WorkQueue(
             width: slots, queueLimit: queueLimit, queueTimeout: queueTimeout, label: "webimage.processing"
         ) { load in
@@ -75,7 +75,7 @@ final class ProcessingGate: Sendable {
     func shutdown() async { queue.shutdown() }
 
     /// imgproxy's answer to a run the queue refused.
-    private static func error(_ refusal: WorkQueue.Refusal) -> ImageServerError {
+    private static func error(_ refusal: AdmissionQueue.Refusal) -> ImageServerError {
         switch refusal {
         case .full: ImageServerError(status: 503, "server is busy", retryAfter: 1)
         case .timedOut: ImageServerError(status: 503, "server is busy: no processing slot in time", retryAfter: 1)

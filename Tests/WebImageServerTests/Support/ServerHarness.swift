@@ -50,7 +50,7 @@ struct ServerHarness {
         configuration.cacheDirectory = cache
         configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)
         configure(&configuration)
-        let server = ImageServer(configuration: configuration)
+        let server = try ImageServer(configuration: configuration)
         let app = server.makeApplication(host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in

@@ -5,7 +5,7 @@ import Testing
 /// The download queue's heap against a plain model (a linear scan for the best waiting ticket), through thousands
 /// of random inserts, cancellations, priority changes and pops, with the stale-entry sweeps they trigger.
 @Suite("Loading: waiting downloads heap")
-struct WaitingDownloadsTests {
+struct WaitingTicketsTests {
     private let priorities: [ImageLoadPriority] = [.low, .normal, .high]
 
     /// The best ticket of the model: highest priority, then oldest (FIFO) or newest (LIFO).
@@ -17,7 +17,7 @@ struct WaitingDownloadsTests {
     }
 
     /// Pops until a current entry comes out, as `DownloadQueue.admit` does.
-    private func popCurrent(_ heap: inout WaitingDownloads, _ waiting: [Int: ImageLoadPriority]) -> Int? {
+    private func popCurrent(_ heap: inout WaitingTickets, _ waiting: [Int: ImageLoadPriority]) -> Int? {
         while let entry = heap.popFirst() {
             if waiting[entry.ticket] == entry.priority { return entry.ticket }
             heap.droppedStale()
@@ -28,7 +28,7 @@ struct WaitingDownloadsTests {
     @Test(arguments: [ImageDownloadOrder.fifo, .lifo])
     func matchesALinearScanThroughRandomOperations(order: ImageDownloadOrder) {
         var random = SplitMix(seed: order.isLIFO ? 7 : 3)
-        var heap = WaitingDownloads(order: order)
+        var heap = WaitingTickets(order: order)
         var waiting: [Int: ImageLoadPriority] = [:]
         var next = 0
         var pops = 0
@@ -67,7 +67,7 @@ struct WaitingDownloadsTests {
     }
 
     @Test func aTicketMovedAwayAndBackStartsOnce() {
-        var heap = WaitingDownloads(order: .fifo)
+        var heap = WaitingTickets(order: .fifo)
         var waiting: [Int: ImageLoadPriority] = [0: .normal, 1: .normal]
         heap.insert(0, priority: .normal)
         heap.insert(1, priority: .normal)

@@ -1,10 +1,11 @@
-/// The downloads waiting for a slot, best first: higher priority, then the oldest (FIFO) or newest (LIFO) ticket.
+/// The tickets of an ``AdmissionQueue`` waiting for a slot, best first: higher priority, then the oldest (FIFO) or
+/// newest (LIFO) ticket.
 ///
 /// A binary heap with lazy deletion. A ticket that leaves or changes priority keeps its old entry, which the owner
 /// recognises as stale when it comes out of ``popFirst()`` and drops. Insert and pop are O(log n); when stale
 /// entries outnumber live ones the owner calls ``sweep(keeping:)``, so memory stays proportional to the waiting
-/// downloads however many are cancelled.
-struct WaitingDownloads {
+/// tickets however many are cancelled.
+struct WaitingTickets {
     struct Entry {
         let ticket: Int
         let priority: ImageLoadPriority

@@ -45,10 +45,14 @@ struct ServeCommand: AsyncParsableCommand {
     var host = Env.string("HOST") ?? "127.0.0.1"
     @Option(help: "The port to bind; 0 picks a free one.")
     var port = Env.int("PORT") ?? 8080
-    @Option(help: "The signing key, hexadecimal (imgproxy's IMGPROXY_KEY).")
+    @Option(help: "The signing keys, hexadecimal, comma-separated: any one's signature is accepted (IMGPROXY_KEY).")
     var key: String?
-    @Option(help: "The signing salt, hexadecimal (imgproxy's IMGPROXY_SALT).")
+    @Option(help: "The signing salts, hexadecimal, comma-separated, one per key (IMGPROXY_SALT).")
     var salt: String?
+    @Option(help: "The bytes of the HMAC a signature keeps, 1 to 32 (default: 32; IMGPROXY_SIGNATURE_SIZE).")
+    var signatureSize: Int?
+    @Option(help: ArgumentHelp("Signatures accepted without a check, comma-separated.", valueName: "SIG,..."))
+    var trustedSignatures: String?
     @Option(help: "Cache originals and results on disk here.")
     var cacheDir: String?
     @Flag(help: "Cache nothing.")
@@ -157,15 +161,7 @@ struct ServeCommand: AsyncParsableCommand {
     func makeConfiguration() throws -> ImageServerConfiguration {
         try Env.validate()
         var configuration = ImageServerConfiguration()
-        switch (key ?? Env.string("KEY"), salt ?? Env.string("SALT")) {
-        case (nil, nil): break
-        case (let key?, let salt?):
-            guard let signer = URLSigner(hexKey: key, hexSalt: salt) else {
-                throw ValidationError("--key and --salt must be non-empty hexadecimal")
-            }
-            configuration.signer = signer
-        default: throw ValidationError("--key and --salt go together")
-        }
+        configuration.signer = try makeSigner()
         var definitions = preset
         if let path = presetsFile ?? Env.string("PRESETS_FILE") {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -205,6 +201,32 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         return configuration
+    }
+
+    /// The signer of `--key` and `--salt` (comma-separated lists, paired in order), `--signature-size` and
+    /// `--trusted-signatures`; `nil` without keys.
+    private func makeSigner() throws -> URLSigner? {
+        func list(_ text: String) -> [String] {
+            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        switch (key ?? Env.string("KEY"), salt ?? Env.string("SALT")) {
+        case (nil, nil): return nil
+        case (let keys?, let salts?):
+            let (keys, salts) = (list(keys), list(salts))
+            guard keys.count == salts.count else {
+                throw ValidationError("--key and --salt must list as many salts as keys")
+            }
+            let size = signatureSize ?? Env.int("SIGNATURE_SIZE") ?? URLSigner.fullSignatureSize
+            guard (1...URLSigner.fullSignatureSize).contains(size) else {
+                throw ValidationError("--signature-size must be between 1 and 32")
+            }
+            let trusted = Set(list(trustedSignatures ?? Env.string("TRUSTED_SIGNATURES") ?? ""))
+            guard
+                let signer = URLSigner(hexKeys: keys, hexSalts: salts, signatureSize: size, trustedSignatures: trusted)
+            else { throw ValidationError("--key and --salt must be non-empty hexadecimal") }
+            return signer
+        default: throw ValidationError("--key and --salt go together")
+        }
     }
 
     /// The limits given by flags or the environment, over the library's defaults; the library checks their ranges.

@@ -45,6 +45,11 @@ struct ServeLifecycleTests {
         (["--peer-forward", "--self", "http://127.0.0.1:8080"], "--peer"),
         (["--self", "ftp://127.0.0.1:8080"], "--self"), (["--preferred-formats", "jpeg,tiff"], "--preferred-formats"),
         (["--preferred-formats", ""], "--preferred-formats"),
+        (["--key", "00,11", "--salt", "22"], "as many salts"),
+        (["--key", "00", "--salt", "11", "--signature-size", "33"], "--signature-size"),
+        (["--memory-cache-size", "9223372036854775807"], "--memory-cache-size"),
+        (["--max-src-resolution", "1e300"], "--max-src-resolution"), (["--queue-timeout", "1e300"], "--queue-timeout"),
+        (["--max-result-dimension", "-1"], "--max-result-dimension"),
     ])
     func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) throws {
         let (status, error) = try Self.run(arguments)

@@ -52,3 +52,45 @@ struct SignatureTests {
         #expect(URLSigner(hexKey: "0A", hexSalt: "ff") != nil)
     }
 }
+
+/// Key rotation, truncated and trusted signatures, as imgproxy's `security/signature.go` takes them.
+@Suite("Server: several keys, signature size, trusted signatures")
+struct SignatureRotationTests {
+    static let first = URLSigner.KeyPair(key: Array("test-key".utf8), salt: Array("test-salt".utf8))
+    static let second = URLSigner.KeyPair(key: Array("test-key2".utf8), salt: Array("test-salt2".utf8))
+
+    @Test func aSignatureByAnyPairIsAcceptedAndNewOnesUseTheFirst() throws {
+        let signer = try #require(URLSigner(pairs: [Self.first, Self.second]))
+        #expect(signer.signature(for: "/asd") == "oWaL7QoW5TsgbuiS9-5-DI8S3Ibbo1gdB2SteJh3a20")
+        #expect(signer.verify("oWaL7QoW5TsgbuiS9-5-DI8S3Ibbo1gdB2SteJh3a20", for: "/asd"))
+        #expect(signer.verify("jYz1UZ7j1BCdSzH3pZhaYf0iuz0vusoOTdqJsUT6WXI", for: "/asd"))
+        #expect(!signer.verify("jYz1UZ7j1BCdSzH3pZhaYf0iuz0vusoOTdqJsUT6WXI", for: "/asdf"))
+        let single = URLSigner(key: Self.first.key, salt: Self.first.salt)
+        #expect(!single.verify("jYz1UZ7j1BCdSzH3pZhaYf0iuz0vusoOTdqJsUT6WXI", for: "/asd"), "the second pair's")
+    }
+
+    @Test func aTruncatedSignatureKeepsItsFirstBytes() throws {
+        let signer = try #require(URLSigner(pairs: [Self.first], signatureSize: 8))
+        #expect(signer.signature(for: "/asd") == "oWaL7QoW5Ts")
+        #expect(signer.verify("oWaL7QoW5Ts", for: "/asd"))
+        #expect(!signer.verify("oWaL7QoW5TsgbuiS9-5-DI8S3Ibbo1gdB2SteJh3a20", for: "/asd"), "only the size asked for")
+        #expect(!signer.verify("oWaL7QoW5Ta", for: "/asd"))
+    }
+
+    @Test func trustedSignaturesNeedNoCheck() throws {
+        let signer = try #require(URLSigner(pairs: [Self.first], trustedSignatures: ["trusted-sig", "x"]))
+        #expect(signer.verify("trusted-sig", for: "/anything"))
+        #expect(!signer.verify("trusted-si", for: "/anything"))
+        let parser = ImageURLParser(signer: signer)
+        #expect(try parser.parse("/x/w:10/plain/http://a.example/b.jpg", now: 0).options.width == 10)
+    }
+
+    @Test func badSettingsMakeNoSigner() {
+        #expect(URLSigner(pairs: []) == nil)
+        #expect(URLSigner(pairs: [Self.first], signatureSize: 0) == nil)
+        #expect(URLSigner(pairs: [Self.first], signatureSize: 33) == nil)
+        #expect(URLSigner(hexKeys: ["00", "11"], hexSalts: ["22"]) == nil, "as many salts as keys")
+        #expect(URLSigner(hexKeys: ["00", "zz"], hexSalts: ["22", "33"]) == nil)
+        #expect(URLSigner(hexKeys: ["0011", "2233"], hexSalts: ["4455", "6677"])?.pairs.count == 2)
+    }
+}

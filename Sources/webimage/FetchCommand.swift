@@ -41,7 +41,10 @@ struct FetchCommand: AsyncParsableCommand {
     var outputDir: String?
 
     @Option(
-        help: "Output format: jpeg, png, webp, gif or avif (default: from -o's extension, or the source's format).")
+        help: """
+            Output format: jpeg, png, webp, gif, avif, bmp or ico (default: from -o's extension, or the source's \
+            format).
+            """)
     var format: String?
 
     @Option(help: "Quality for JPEG and lossy WebP output, 1 to 100.")
@@ -118,7 +121,8 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let explicit = try format.map { (name: String) throws(WebImageError) -> ImageFormat in
             guard let format = ImageFormat(fileExtension: name), ImageCoders.default.canEncode(format) else {
-                throw WebImageError(.invalidArgument, "--format takes jpeg, png, webp, gif or avif, not '\(name)'")
+                throw WebImageError(
+                    .invalidArgument, "--format takes jpeg, png, webp, gif, avif, bmp or ico, not '\(name)'")
             }
             return format
         }

@@ -11,10 +11,10 @@ public struct ImageCoders: ImageCoding {
     /// A registry of the given coders, asked in order.
     public init(_ coders: [any ImageCoding]) { self.coders = coders }
 
-    /// JPEG (libjpeg-turbo), PNG and APNG (libspng), GIF (giflib), WebP (libwebp), AVIF (libavif) and HEIC
-    /// (libheif, decoding only).
+    /// JPEG (libjpeg-turbo), PNG and APNG (libspng), GIF (giflib), WebP (libwebp), AVIF (libavif), HEIC (libheif,
+    /// decoding only), and BMP and ICO/CUR (in Swift).
     public static let `default` = ImageCoders([
-        JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder(), HEICCoder(),
+        JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder(), HEICCoder(), BMPCoder(), ICOCoder(),
     ])
 
     /// A registry that asks `coder` before the ones it already has.

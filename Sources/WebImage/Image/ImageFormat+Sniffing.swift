@@ -3,8 +3,9 @@ import Foundation
 extension ImageFormat {
     /// Identifies the format of encoded image bytes from their leading magic bytes.
     ///
-    /// Recognises JPEG, PNG (and APNG), GIF, WebP, and also TIFF, HEIC, AVIF, BMP, ICO and SVG, so that a format this
-    /// library cannot decode is reported as unsupported rather than corrupt. Returns ``unknown`` otherwise.
+    /// Recognises JPEG, PNG (and APNG), GIF, WebP, HEIC, AVIF, BMP (`BM` and a known info header size), ICO and CUR
+    /// (a directory of type 1 or 2 listing at least one image), and also TIFF and SVG, so that a format this library
+    /// cannot decode is reported as unsupported rather than corrupt. Returns ``unknown`` otherwise.
     public static func sniff(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -37,8 +38,15 @@ extension ImageFormat {
             }
             if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) { return .heic }
         }
-        if starts(with: Array("BM".utf8)), bytes.count >= 26 { return .bmp }
-        if starts(with: [0x00, 0x00, 0x01, 0x00]) || starts(with: [0x00, 0x00, 0x02, 0x00]) { return .ico }
+        if starts(with: Array("BM".utf8)), bytes.count >= 26 {
+            let size = bytes.littleUInt32(at: 14)
+            if size == 12 || (16...64).contains(size) || size == 108 || size == 124 { return .bmp }
+        }
+        if starts(with: [0x00, 0x00, 0x01, 0x00]) || starts(with: [0x00, 0x00, 0x02, 0x00]), bytes.count >= 6,
+            bytes.littleUInt16(at: 4) > 0
+        {
+            return .ico
+        }
         if looksLikeSVG(bytes) { return .svg }
         return .unknown
     }

@@ -24,9 +24,9 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public static let heic = ImageFormat("heic")
     /// AVIF (HEIF with AV1 images).
     public static let avif = ImageFormat("avif")
-    /// BMP (recognised, not decoded).
+    /// BMP (Windows and OS/2 bitmaps).
     public static let bmp = ImageFormat("bmp")
-    /// ICO (recognised, not decoded).
+    /// ICO, and CUR cursors (the same container).
     public static let ico = ImageFormat("ico")
     /// SVG (recognised, not rendered).
     public static let svg = ImageFormat("svg")
@@ -50,7 +50,8 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The MIME type, where one is registered.
+    /// The MIME type, where one is registered; for ICO the common `image/x-icon` (which imgproxy and browsers use)
+    /// rather than IANA's `image/vnd.microsoft.icon`.
     public var mimeType: String {
         switch self {
         case .svg: "image/svg+xml"
@@ -60,7 +61,7 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The format a file extension names (`jpg`, `jpeg`, `png`, `webp`, `gif`, …), or `nil`.
+    /// The format a file extension names (`jpg`, `jpeg`, `png`, `webp`, `gif`, `bmp`, `ico`, `cur`, …), or `nil`.
     public init?(fileExtension ext: String) {
         switch ext.lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
@@ -70,8 +71,8 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         case "tif", "tiff": self = .tiff
         case "heic", "heif": self = .heic
         case "avif": self = .avif
-        case "bmp": self = .bmp
-        case "ico": self = .ico
+        case "bmp", "dib": self = .bmp
+        case "ico", "cur": self = .ico
         case "svg": self = .svg
         default: return nil
         }

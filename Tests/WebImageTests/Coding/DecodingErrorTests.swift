@@ -30,8 +30,7 @@ import WebImage
     @Test(
         arguments: [
             ([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], "tiff"),
-            ([0x00, 0x00, 0x01, 0x00, 1, 0, 16, 16], "ico"),
-            (Array("BM".utf8) + [UInt8](repeating: 0, count: 60), "bmp"),
+            (Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "svg"),
         ] as [([UInt8], String)])
     func recognisedButUnsupportedFormatsSaySo(bytes: [UInt8], name: String) {
         let error = decodeError(Data(bytes))

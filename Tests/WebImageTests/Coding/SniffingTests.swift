@@ -16,6 +16,12 @@ import Testing
             (Array("\0\0\0\u{1C}ftypmif1\0\0\0\0mif1miafavif".utf8), .avif),
             (Array("\0\0\0\u{18}ftypmif1\0\0\0\0mif1heic".utf8), .heic),
             (Array("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
+            (Array("BM".utf8) + [0, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0, 40] + [UInt8](repeating: 0, count: 11), .bmp),
+            (Array("BM".utf8) + [0, 0, 0, 0, 0, 0, 0, 0, 26, 0, 0, 0, 12] + [UInt8](repeating: 0, count: 11), .bmp),
+            (Array("BMW owners club: a text that starts like a bitmap".utf8), .unknown),
+            ([0x00, 0x00, 0x01, 0x00, 0x01, 0x00], .ico),
+            ([0x00, 0x00, 0x02, 0x00, 0x01, 0x00], .ico),
+            ([0x00, 0x00, 0x01, 0x00, 0x00, 0x00], .unknown),
             (Array("<html><body>Not found</body></html>".utf8), .unknown),
             ([], .unknown),
         ] as [([UInt8], ImageFormat)])

@@ -66,10 +66,10 @@ struct ShrinkTargetTests {
     }
 
     @Test func aSquareCoveringTheScaledSizeOnlyWhenNothingIsCutInSourcePixels() throws {
-        #expect(ImageProcessor.shrinkTarget(try planned("w:100")) == PixelSize(width: 100, height: 100))
-        #expect(ImageProcessor.shrinkTarget(try planned("rs:fill:120:80")) == PixelSize(width: 120, height: 120))
-        #expect(ImageProcessor.shrinkTarget(try planned("c:100:100/w:10")) == nil)
-        #expect(ImageProcessor.shrinkTarget(try planned("w:5000")) == nil)
-        #expect(ImageProcessor.shrinkTarget(try planned("w:100", source: (100, 50))) == nil)
+        #expect(LoadPlan.shrinkTarget(try planned("w:100")) == PixelSize(width: 100, height: 100))
+        #expect(LoadPlan.shrinkTarget(try planned("rs:fill:120:80")) == PixelSize(width: 120, height: 120))
+        #expect(LoadPlan.shrinkTarget(try planned("c:100:100/w:10")) == nil)
+        #expect(LoadPlan.shrinkTarget(try planned("w:5000")) == nil)
+        #expect(LoadPlan.shrinkTarget(try planned("w:100", source: (100, 50))) == nil)
     }
 }

@@ -22,7 +22,8 @@ struct ProcessingStepTests {
         let names = ProcessingPipeline.steps.map { "\(type(of: $0))" }
         #expect(
             names == [
-                "PrepareStep", "RotateAndFlipStep", "CropStep", "ScaleStep", "CropToResultStep", "FiltersStep",
+                "TrimStep", "PrepareStep", "RotateAndFlipStep", "CropStep", "ScaleStep", "CropToResultStep",
+                "FiltersStep",
                 "ExtendStep", "ExtendAspectRatioStep", "PaddingStep", "FlattenStep", "ColorSpaceOutStep",
                 "StripMetadataStep",
             ])

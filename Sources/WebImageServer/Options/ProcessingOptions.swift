@@ -41,6 +41,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var cropHeight = 0.0
     /// Where the crop sits; `nil` = the same as ``gravity``.
     public var cropGravity: GravityOption?
+    /// The border removed from the source before anything else (imgproxy's `trim`); `nil` = none.
+    public var trim: TrimOption?
     /// Transparent (or ``background``) pixels added around the result, in CSS pixels (scaled by the DPR).
     public var padding = Padding()
     /// Clockwise rotation in degrees, a multiple of 90, normalised to 0, 90, 180 or 270.

@@ -35,7 +35,8 @@ struct LoadPlan: Sendable {
         // Colour space in: a result format without room for a profile (GIF) converts at encoding.
         let keepsProfile = !options.stripColorProfile && candidate.map(ImageProcessor.profileCarrying.contains) ?? true
         decoding = DecodingOptions(
-            targetSize: Self.shrinkTarget(planned), firstFrameOnly: !animate,
+            // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then.
+            targetSize: options.trim == nil ? Self.shrinkTarget(planned) : nil, firstFrameOnly: !animate,
             appliesOrientation: options.autoRotate,
             limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution),
             keepsColorProfile: keepsProfile,

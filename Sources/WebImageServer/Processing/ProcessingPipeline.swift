@@ -14,6 +14,7 @@
 enum ProcessingPipeline {
     /// The steps, in order.
     static let steps: [any ProcessingStep] = [
+        TrimStep(),
         PrepareStep(),
         RotateAndFlipStep(),
         CropStep(),

@@ -176,7 +176,7 @@ struct OptionsParserTests {
         var generator = SplitMix(seed: 0xC0FFEE)
         let names = [
             "rs", "s", "rt", "w", "h", "dpr", "el", "ex", "g", "c", "rot", "bg", "bl", "sh", "q", "fq", "f", "sm", "ar",
-            "cb", "exp", "fn", "att", "pr", "zz", "exar", "pd", "fl", "mw", "mh", "z", "t",
+            "cb", "exp", "fn", "att", "pr", "zz", "exar", "pd", "fl", "mw", "mh", "z", "t", "pix",
         ]
         let args = [
             "", "0", "1", "-1", "0.5", "2", "90", "1e9", "1e10", "nan", "inf", "-inf", "1073741824", "fill", "fit",

@@ -11,7 +11,7 @@ struct ProcessorFuzzTests {
         var generator = SplitMix(seed: 0xFACE)
         let names = [
             "rs", "s", "w", "h", "dpr", "el", "ex", "g", "c", "rot", "bg", "bl", "sh", "q", "ar", "pr", "exar", "pd",
-            "fl", "mw", "mh", "z", "t",
+            "fl", "mw", "mh", "z", "t", "pix",
         ]
         let args = [
             "", "0", "1", "3", "0.3", "0.99", "2", "7", "40", "90", "180", "-90", "fill", "fit", "fill-down", "force",

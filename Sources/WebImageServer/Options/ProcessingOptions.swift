@@ -57,6 +57,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var blur = 0.0
     /// Sharpen sigma; 0 = none.
     public var sharpen = 0.0
+    /// The side of the blocks the image is pixelated into, after scaling (imgproxy's `pixelate`); 0 = none (1, which
+    /// changes nothing, is stored as 0).
+    public var pixelate = 0
     /// Output quality 1 to 100; 0 = the server's default.
     public var quality = 0
     /// Per-format quality.

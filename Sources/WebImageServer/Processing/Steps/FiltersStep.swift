@@ -1,6 +1,6 @@
 import WebImage
 
-/// imgproxy's `applyFilters`: `blur`, then `sharpen`, on every frame.
+/// imgproxy's `applyFilters`: `blur`, then `sharpen`, then `pixelate`, on every frame.
 struct FiltersStep: ProcessingStep {
     func apply(to context: inout ProcessingContext) throws(ImageServerError) {
         var filters: [any PixelTransforming] = []
@@ -11,6 +11,14 @@ struct FiltersStep: ProcessingStep {
         }
         for filter in filters {
             try context.transformFrames { pixels throws(WebImageError) in try filter.transform(pixels) }
+        }
+        let size = context.options.pixelate
+        if size > 1 {
+            // imgproxy pixelates premultiplied pixels when it blurs or sharpens first.
+            let premultiplied = !filters.isEmpty
+            try context.transformFrames { pixels throws(WebImageError) in
+                pixels.pixelated(blockSize: size, premultiplied: premultiplied)
+            }
         }
     }
 }

@@ -5,9 +5,9 @@ import WebImage
 import WebImageServer
 import WebImageTesting
 
-/// `trim` through a live server and origin.
-@Suite("Server: trim end to end")
-struct TrimServerTests {
+/// `trim` and `pixelate` through a live server and origin.
+@Suite("Server: trim and pixelate end to end")
+struct TrimPixelateServerTests {
     /// 400×300 white with a red 240×80 picture at (80, 112), on 16-pixel block edges so the JPEG keeps them sharp.
     static let bordered = PixelBuffer(width: 400, height: 300) { buffer in
         for y in 0..<300 {
@@ -26,6 +26,9 @@ struct TrimServerTests {
         harness.origin.register(
             try coders.encode(Image(pixels: bordered), as: .jpeg, options: EncodingOptions(quality: 95)), at: "/b.jpg",
             contentType: "image/jpeg")
+        harness.origin.register(
+            try coders.encode(Image(pixels: PixelateOptionTests.gradient(30, 20)), as: .png, options: .default),
+            at: "/gradient.png")
     }
 
     @Test func trimRemovesTheBorderBeforeTheResize() async throws {
@@ -47,10 +50,24 @@ struct TrimServerTests {
         }
     }
 
+    @Test func pixelateMakesBlocksAfterTheScale() async throws {
+        try await ServerHarness.run { harness in
+            try Self.register(on: harness)
+            let image = try ServerHarness.image(try await harness.get(harness.url("pix:4", "/gradient.png")))
+            #expect((image.width, image.height) == (30, 20))
+            #expect(PixelateOptionTests.hasUniformBlocks(image.pixels, size: 4))
+            let scaled = try ServerHarness.image(try await harness.get(harness.url("w:15/pix:5", "/gradient.png")))
+            #expect((scaled.width, scaled.height) == (15, 10))
+            #expect(PixelateOptionTests.hasUniformBlocks(scaled.pixels, size: 5))
+            let combined = try ServerHarness.image(try await harness.get(harness.url("t:10/pix:16", "/b.png")))
+            #expect((combined.width, combined.height) == (240, 80))
+        }
+    }
+
     @Test func badArgumentsAre404() async throws {
         try await ServerHarness.run { harness in
             try Self.register(on: harness)
-            for options in ["t:-1", "t:nan", "t:Infinity", "t:10:xyz"] {
+            for options in ["t:-1", "t:nan", "t:Infinity", "t:10:xyz", "pix:-2", "pix:2.5", "pix:1e309", "pix:nan"] {
                 #expect(try await harness.get(harness.url(options, "/b.png")).status.code == 404, "\(options)")
             }
         }

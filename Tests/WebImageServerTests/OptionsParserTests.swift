@@ -168,7 +168,7 @@ struct OptionsParserTests {
         #expect(throws: ImageServerError(status: 404, "invalid dpr argument \"nan\": expected a positive number")) {
             try options("dpr:nan")
         }
-        #expect(throws: ImageServerError(status: 404, "unknown processing option trim")) { try options("trim:10") }
+        #expect(throws: ImageServerError(status: 404, "unknown processing option wm")) { try options("wm:0.5") }
         #expect(throws: ImageServerError(status: 404, "unknown preset p1")) { try options("pr:p1") }
     }
 
@@ -176,7 +176,7 @@ struct OptionsParserTests {
         var generator = SplitMix(seed: 0xC0FFEE)
         let names = [
             "rs", "s", "rt", "w", "h", "dpr", "el", "ex", "g", "c", "rot", "bg", "bl", "sh", "q", "fq", "f", "sm", "ar",
-            "cb", "exp", "fn", "att", "pr", "zz", "exar", "pd", "fl", "mw", "mh", "z",
+            "cb", "exp", "fn", "att", "pr", "zz", "exar", "pd", "fl", "mw", "mh", "z", "t", "pix",
         ]
         let args = [
             "", "0", "1", "-1", "0.5", "2", "90", "1e9", "1e10", "nan", "inf", "-inf", "1073741824", "fill", "fit",

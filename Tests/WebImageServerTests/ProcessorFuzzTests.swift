@@ -11,7 +11,7 @@ struct ProcessorFuzzTests {
         var generator = SplitMix(seed: 0xFACE)
         let names = [
             "rs", "s", "w", "h", "dpr", "el", "ex", "g", "c", "rot", "bg", "bl", "sh", "q", "ar", "pr", "exar", "pd",
-            "fl", "mw", "mh", "z",
+            "fl", "mw", "mh", "z", "t", "pix",
         ]
         let args = [
             "", "0", "1", "3", "0.3", "0.99", "2", "7", "40", "90", "180", "-90", "fill", "fit", "fill-down", "force",
@@ -66,10 +66,10 @@ struct ShrinkTargetTests {
     }
 
     @Test func aSquareCoveringTheScaledSizeOnlyWhenNothingIsCutInSourcePixels() throws {
-        #expect(ImageProcessor.shrinkTarget(try planned("w:100")) == PixelSize(width: 100, height: 100))
-        #expect(ImageProcessor.shrinkTarget(try planned("rs:fill:120:80")) == PixelSize(width: 120, height: 120))
-        #expect(ImageProcessor.shrinkTarget(try planned("c:100:100/w:10")) == nil)
-        #expect(ImageProcessor.shrinkTarget(try planned("w:5000")) == nil)
-        #expect(ImageProcessor.shrinkTarget(try planned("w:100", source: (100, 50))) == nil)
+        #expect(LoadPlan.shrinkTarget(try planned("w:100")) == PixelSize(width: 100, height: 100))
+        #expect(LoadPlan.shrinkTarget(try planned("rs:fill:120:80")) == PixelSize(width: 120, height: 120))
+        #expect(LoadPlan.shrinkTarget(try planned("c:100:100/w:10")) == nil)
+        #expect(LoadPlan.shrinkTarget(try planned("w:5000")) == nil)
+        #expect(LoadPlan.shrinkTarget(try planned("w:100", source: (100, 50))) == nil)
     }
 }

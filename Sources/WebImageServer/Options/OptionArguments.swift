@@ -49,6 +49,12 @@ enum OptionArguments {
         return number
     }
 
+    /// A pixel size for `pixelate`: an integer ≥ 0, where 1 (blocks of one pixel: no change) is 0.
+    static func pixelSize(_ option: String, _ value: String) throws(ImageServerError) -> Int {
+        let size = try nonNegativeInteger(option, value)
+        return size == 1 ? 0 : size
+    }
+
     /// A number ≥ 0.
     static func nonNegativeFloat(_ option: String, _ value: String) throws(ImageServerError) -> Double {
         let number = try? float(option, value)

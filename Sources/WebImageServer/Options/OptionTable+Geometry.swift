@@ -1,3 +1,5 @@
+import WebImage
+
 extension OptionTable {
     /// The options that shape the geometry, `resize` to `flip`, in the README's order.
     static let geometry: [OptionEntry] = [
@@ -61,6 +63,15 @@ extension OptionTable {
                 guard o.cropWidth != 0 || o.cropHeight != 0 || o.cropGravity != nil else { return nil }
                 let size = "crop:\(ProcessingOptions.number(o.cropWidth)):\(ProcessingOptions.number(o.cropHeight))"
                 return size + (o.cropGravity.map { ":" + ProcessingOptions.gravity($0) } ?? "")
+            }),
+        OptionEntry(
+            names: ["trim", "t"], changesResult: true, sample: ["20", "ff0000", "1", "0"],
+            apply: { args, o, _ throws(ImageServerError) in o.trim = try OptionsParser.trim(args, current: o.trim) },
+            write: { o in
+                guard let trim = o.trim else { return nil }
+                let color = trim.color.map { Hex.string([$0.red, $0.green, $0.blue]) } ?? ""
+                let equal = "\(trim.equalHorizontal ? 1 : 0):\(trim.equalVertical ? 1 : 0)"
+                return "trim:\(ProcessingOptions.number(trim.threshold)):\(color):\(equal)"
             }),
         OptionEntry(
             names: ["padding", "pd"], changesResult: true, sample: ["1", "2", "3", "4"],

@@ -27,6 +27,7 @@ enum OptionTable {
             write: { o in o.background.map { "background:\($0.red):\($0.green):\($0.blue)" } }),
         .number(["blur", "bl"], \.blur, sample: "1.5", parse: OptionArguments.nonNegativeFloat),
         .number(["sharpen", "sh"], \.sharpen, sample: "0.3", parse: OptionArguments.nonNegativeFloat),
+        .integer(["pixelate", "pix"], \.pixelate, sample: "8", parse: OptionArguments.pixelSize),
         .integer(["quality", "q"], \.quality, sample: "90", parse: OptionArguments.quality),
         OptionEntry(
             names: ["format_quality", "fq"], changesResult: true, sample: ["webp", "70", "jpg", "60"],

@@ -1,4 +1,5 @@
-/// The options that shape the geometry: resize, size, extend, extend_aspect_ratio, gravity, crop, padding, flip.
+/// The options that shape the geometry: resize, size, extend, extend_aspect_ratio, gravity, crop, trim, padding,
+/// flip.
 extension OptionsParser {
     /// One of the ``ResizingType`` names.
     static func resizingType(_ args: [String]) throws(ImageServerError) -> ResizingType {
@@ -35,6 +36,20 @@ extension OptionsParser {
         guard args.count > 1 else { return (OptionArguments.bool(args[0]), current) }
         let gravity = try gravity(option + " gravity", Array(args.dropFirst()), current: current, allowsSmart: false)
         return (OptionArguments.bool(args[0]), gravity)
+    }
+
+    /// `threshold[:color[:equal_hor[:equal_ver]]]` (imgproxy's `applyTrimOption`): an empty threshold turns the trim
+    /// off, an empty colour is the top-left pixel's, an empty or missing `equal_*` keeps its value.
+    static func trim(_ args: [String], current: TrimOption?) throws(ImageServerError) -> TrimOption? {
+        try OptionArguments.ensureMax("trim", args, 4)
+        guard !args[0].isEmpty else { return nil }
+        var trim = TrimOption(
+            threshold: try OptionArguments.nonNegativeFloat("trim threshold", args[0]),
+            equalHorizontal: current?.equalHorizontal ?? false, equalVertical: current?.equalVertical ?? false)
+        if args.count > 1, !args[1].isEmpty { trim.color = try OptionArguments.hexColor("trim color", args[1]) }
+        if args.count > 2, !args[2].isEmpty { trim.equalHorizontal = OptionArguments.bool(args[2]) }
+        if args.count > 3, !args[3].isEmpty { trim.equalVertical = OptionArguments.bool(args[3]) }
+        return trim
     }
 
     /// `top[:right[:bottom[:left]]]`: a side not given takes its opposite (right and bottom take top), as CSS and

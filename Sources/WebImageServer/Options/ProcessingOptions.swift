@@ -41,6 +41,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var cropHeight = 0.0
     /// Where the crop sits; `nil` = the same as ``gravity``.
     public var cropGravity: GravityOption?
+    /// The border removed from the source before anything else (imgproxy's `trim`); `nil` = none.
+    public var trim: TrimOption?
     /// Transparent (or ``background``) pixels added around the result, in CSS pixels (scaled by the DPR).
     public var padding = Padding()
     /// Clockwise rotation in degrees, a multiple of 90, normalised to 0, 90, 180 or 270.
@@ -55,6 +57,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var blur = 0.0
     /// Sharpen sigma; 0 = none.
     public var sharpen = 0.0
+    /// The side of the blocks the image is pixelated into, after scaling (imgproxy's `pixelate`); 0 = none (1, which
+    /// changes nothing, is stored as 0).
+    public var pixelate = 0
     /// Output quality 1 to 100; 0 = the server's default.
     public var quality = 0
     /// Per-format quality.

@@ -1,0 +1,56 @@
+import WebImage
+
+/// What is decided from the header before any pixel is decoded: the resolution check, the result format when it is
+/// already known, whether the image animates, the geometry planned from the header's size, and how the source is
+/// decoded, with imgproxy's scale on load (``shrinkTarget(_:)``) and colour space in (whether the pixels keep the
+/// source's ICC profile).
+struct LoadPlan: Sendable {
+    /// The result format when the header decides it; `nil` until the image is decoded.
+    let format: ImageFormat?
+    /// The geometry from the header's size: upright when auto-rotating, then turned by `rotate`.
+    let planned: ResultGeometry
+    /// How the source is decoded.
+    let decoding: DecodingOptions
+
+    /// The plan for a source described by `info`; throws 422 when the frames to decode exceed the resolution limit.
+    init(
+        info: ImageInfo, options: ProcessingOptions, requested: ImageFormat?, formats: FormatChoice,
+        limits: ServerLimits
+    ) throws(ImageServerError) {
+        let candidate = formats.early(requested: requested, source: info.format)
+        let animate = formats.mayAnimate(candidate) && limits.maxAnimationFrames > 1
+        // The frames that will be decoded count, as imgproxy counts the frames it loads.
+        let keptFrames = animate ? max(1, min(info.frameCount, limits.maxAnimationFrames)) : 1
+        let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
+        let (total, overflow2) = pixels.multipliedReportingOverflow(by: keptFrames)
+        guard !overflow, !overflow2, total <= limits.maxSourceResolution else {
+            throw ImageServerError(status: 422, "source image resolution is too big")
+        }
+        var size = options.autoRotate ? info.uprightSize : PixelSize(width: info.width, height: info.height)
+        if options.rotate % 180 == 90 { size = PixelSize(width: size.height, height: size.width) }
+        let planned = GeometryCalculator.geometry(
+            source: size, options: options, maxResultDimension: limits.maxResultDimension)
+        format = candidate
+        self.planned = planned
+        // Colour space in: a result format without room for a profile (GIF) converts at encoding.
+        let keepsProfile = !options.stripColorProfile && candidate.map(ImageProcessor.profileCarrying.contains) ?? true
+        decoding = DecodingOptions(
+            // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then.
+            targetSize: options.trim == nil ? Self.shrinkTarget(planned) : nil, firstFrameOnly: !animate,
+            appliesOrientation: options.autoRotate,
+            limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution),
+            keepsColorProfile: keepsProfile,
+            keepsMetadata: !options.stripMetadata
+        )
+    }
+
+    /// Scale on load: when nothing is cut in source pixels, the decoder may decode smaller, as long as it covers
+    /// the scaled size; a square target covers it whatever the orientation. The geometry stays the planned one.
+    static func shrinkTarget(_ planned: ResultGeometry) -> PixelSize? {
+        let scaled = planned.scaledSize
+        guard planned.crop == nil, scaled.width < planned.sourceSize.width, scaled.height < planned.sourceSize.height
+        else { return nil }
+        let side = max(scaled.width, scaled.height)
+        return PixelSize(width: side, height: side)
+    }
+}

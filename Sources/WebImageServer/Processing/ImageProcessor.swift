@@ -31,7 +31,7 @@ struct ImageProcessor: Sendable {
     var formats = FormatChoice(preferred: FormatChoice.imgproxyDefault)
 
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
-    static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif]
+    static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp]
 
     /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks.
     func process(

@@ -114,15 +114,10 @@ measure() {
 
 wait_for() { for _ in $(seq 1 200); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done; echo "no answer: $1" >&2; exit 1; }
 
-slow_origin() {
-    echo
-    echo "## A slow origin (200 ms an answer), 64 connections, distinct small sources (target: 0.8 x 64 / 0.2 s = 256/s)"
-    "$BIN/webimage" serve --port 18097 --cache-dir "$WORK/webimage-cache-slow" --allow-loopback-sources \
-        --malloc "$MALLOC" >/dev/null 2>"$WORK/webimage-slow.log" &
-    local slow=$!
-    PIDS+=($slow)
-    wait_for http://127.0.0.1:18097/health
-    cat >"$WORK/slow.lua" <<LUA
+# distinct_script FILE PREFIX SUFFIX: a wrk script asking for PREFIX<thread>-<n>SUFFIX, a distinct path per request
+# and wrk thread.
+distinct_script() {
+    cat >"$1" <<LUA
 local threads = 0
 setup = function(thread)
     threads = threads + 1
@@ -131,9 +126,20 @@ end
 counter = 0
 request = function()
     counter = counter + 1
-    return wrk.format("GET", "/insecure/rs:fit:32:32/plain/$SLOW_ORIGIN/" .. id .. "-" .. counter .. ".jpg@jpg")
+    return wrk.format("GET", "$2" .. id .. "-" .. counter .. "$3")
 end
 LUA
+}
+
+slow_origin() {
+    echo
+    echo "## A slow origin (200 ms an answer), 64 connections, distinct small sources (target: 0.8 x 64 / 0.2 s = 256/s)"
+    "$BIN/webimage" serve --port 18097 --cache-dir "$WORK/webimage-cache-slow" --allow-loopback-sources \
+        --malloc "$MALLOC" >/dev/null 2>"$WORK/webimage-slow.log" &
+    local slow=$!
+    PIDS+=($slow)
+    wait_for http://127.0.0.1:18097/health
+    distinct_script "$WORK/slow.lua" "/insecure/rs:fit:32:32/plain/$SLOW_ORIGIN/" ".jpg@jpg"
     echo "| server | connections | requests/s | p50 | p99 | peak RSS | errors |"
     echo "|---|---:|---:|---:|---:|---:|---|"
     measure "webimage, slow origin, distinct sources" $slow 64 http://127.0.0.1:18097 "$WORK/slow.lua"
@@ -173,18 +179,7 @@ echo "idle RSS: webimage $(rss_now $WEBIMAGE) MiB, thumbor $(rss_now $THUMBOR) M
 
 # Distinct URLs (a cachebuster per request and wrk thread): identical concurrent requests share one processing run
 # in our server, so the same URL from 8 or 64 connections measures that sharing, not the processing.
-cat >"$WORK/distinct-task.lua" <<LUA
-local threads = 0
-setup = function(thread)
-    threads = threads + 1
-    thread:set("id", threads)
-end
-counter = 0
-request = function()
-    counter = counter + 1
-    return wrk.format("GET", "/insecure/rs:fill:720:588/q:80/cb:" .. id .. "-" .. counter .. "/plain/$ORIGIN/photo.jpg@jpg")
-end
-LUA
+distinct_script "$WORK/distinct-task.lua" "/insecure/rs:fill:720:588/q:80/cb:" "/plain/$ORIGIN/photo.jpg@jpg"
 
 echo
 echo "## sharp's task, result cache off, originals cached (wrk -t2, ${DURATION}s)"

@@ -6,22 +6,7 @@ import WebImage
 /// `extend_aspect_ratio`, `padding` and `flip`: parsing as imgproxy's `apply.go`, geometry as its `prepare.go`,
 /// `extend.go` and `padding.go`, and the canonical URL.
 @Suite("Server: extend_aspect_ratio, padding, flip")
-struct ExtendPaddingFlipOptionTests {
-    func options(_ path: String) throws -> ProcessingOptions {
-        try ImageURLParser(signer: nil).parse("/x/\(path)/plain/http://example.com/a.jpg", now: 0).options
-    }
-
-    func status(_ path: String) -> Int? {
-        do {
-            _ = try options(path)
-            return nil
-        } catch let error as ImageServerError {
-            return error.status
-        } catch {
-            return -1
-        }
-    }
-
+struct ExtendPaddingFlipOptionTests: OptionParsing {
     func geometry(_ path: String, limit: Int = 0) throws -> ResultGeometry {
         GeometryCalculator.geometry(
             source: PixelSize(width: 200, height: 100), options: try options(path), maxResultDimension: limit)

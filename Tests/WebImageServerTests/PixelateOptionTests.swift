@@ -5,22 +5,7 @@ import WebImage
 
 /// `pixelate`: parsing as imgproxy's `applyPixelateOption`, and blocks as libvips's shrink and zoom make them.
 @Suite("Server: pixelate")
-struct PixelateOptionTests {
-    func options(_ path: String) throws -> ProcessingOptions {
-        try ImageURLParser(signer: nil).parse("/x/\(path)/plain/http://example.com/a.png", now: 0).options
-    }
-
-    func status(_ path: String) -> Int? {
-        do {
-            _ = try options(path)
-            return nil
-        } catch let error as ImageServerError {
-            return error.status
-        } catch {
-            return -1
-        }
-    }
-
+struct PixelateOptionTests: OptionParsing {
     /// A `width`×`height` image where every pixel differs from its neighbours.
     static func gradient(_ width: Int, _ height: Int, alpha: Bool = false) -> PixelBuffer {
         PixelBuffer(width: width, height: height) { buffer in

@@ -6,23 +6,8 @@ import WebImage
 /// `trim`: parsing as imgproxy's `applyTrimOption`, every number checked, and the pixels as libvips's
 /// `vips_find_trim` finds them, step alone and through the processor.
 @Suite("Server: trim")
-struct TrimOptionTests {
+struct TrimOptionTests: OptionParsing {
     static let red = RGBA(red: 255, green: 0, blue: 0)
-
-    func options(_ path: String) throws -> ProcessingOptions {
-        try ImageURLParser(signer: nil).parse("/x/\(path)/plain/http://example.com/a.png", now: 0).options
-    }
-
-    func status(_ path: String) -> Int? {
-        do {
-            _ = try options(path)
-            return nil
-        } catch let error as ImageServerError {
-            return error.status
-        } catch {
-            return -1
-        }
-    }
 
     /// A `width`×`height` image of `fill` with `color` in `rect`.
     static func image(_ width: Int, _ height: Int, fill: RGBA = .white, _ rects: [(PixelRect, RGBA)]) -> PixelBuffer {

@@ -11,8 +11,6 @@ final class SourceFetcher: Sendable {
     /// Source bytes and what the server needs to know about them.
     struct Source: Sendable {
         var data: Data
-        /// Where they came from: the node's caches, the shared tier or the origin.
-        var dataSource: ImageDataSource
         /// The origin's `Last-Modified`, when it sent one.
         var lastModified: String?
     }
@@ -56,7 +54,7 @@ final class SourceFetcher: Sendable {
         let result: ImageResult
         do { result = try await manager.image(for: request) } catch { throw Self.map(error) }
         guard let data = result.data else { throw ImageServerError(status: 404, "source is unavailable") }
-        return Source(data: data, dataSource: result.dataSource, lastModified: result.validators.lastModified)
+        return Source(data: data, lastModified: result.validators.lastModified)
     }
 
     /// The most downloads at once: one per processing slot and queue place (each download holds one).

@@ -91,10 +91,10 @@ struct PixelateOptionTests: OptionParsing {
         #expect(Self.hasUniformBlocks(try filtered(source, "pix:8/bl:0.5"), size: 8))
         // Transparent black beside opaque red: straight, the mean is dark; premultiplied, it stays red.
         let pair = PixelBuffer(width: 2, height: 1, bytes: [0, 0, 0, 0, 255, 0, 0, 255])
-        #expect(
-            pair.pixelated(blockSize: 2, premultiplied: false)[0, 0] == RGBA(red: 128, green: 0, blue: 0, alpha: 128))
-        #expect(
-            pair.pixelated(blockSize: 2, premultiplied: true)[1, 0] == RGBA(red: 255, green: 0, blue: 0, alpha: 128))
+        let straightPair = try Pixelate(blockSize: 2).transform(pair)
+        #expect(straightPair[0, 0] == RGBA(red: 128, green: 0, blue: 0, alpha: 128))
+        let premultipliedPair = try Pixelate(blockSize: 2, premultiplied: true).transform(pair)
+        #expect(premultipliedPair[1, 0] == RGBA(red: 255, green: 0, blue: 0, alpha: 128))
     }
 
     @Test func pixelationFollowsTheScale() throws {

@@ -15,10 +15,8 @@ struct FiltersStep: ProcessingStep {
         let size = context.options.pixelate
         if size > 1 {
             // imgproxy pixelates premultiplied pixels when it blurs or sharpens first.
-            let premultiplied = !filters.isEmpty
-            try context.transformFrames { pixels throws(WebImageError) in
-                pixels.pixelated(blockSize: size, premultiplied: premultiplied)
-            }
+            let pixelate = Pixelate(blockSize: size, premultiplied: !filters.isEmpty)
+            try context.transformFrames { pixels throws(WebImageError) in try pixelate.transform(pixels) }
         }
     }
 }

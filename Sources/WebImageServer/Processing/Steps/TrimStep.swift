@@ -1,34 +1,27 @@
 import WebImage
 
-/// imgproxy's `trim`: the source's border of one colour removed, before any other step, on the decoded full-size
-/// image (``LoadPlan`` does not shrink on load when trimming, and ``PrepareStep`` plans the geometry from the
-/// trimmed size).
+/// imgproxy's `trim`: the source's border of one colour removed by the library's ``Trim``, before any other step,
+/// on the decoded full-size image (``LoadPlan`` does not shrink on load when trimming, and ``PrepareStep`` plans the
+/// geometry from the trimmed size).
 ///
-/// As imgproxy does: transparency is flattened over magenta first; the background is the `trim` colour, or the
-/// stored image's top-left pixel (before the EXIF orientation, which the decoder has applied here); `equal_hor` and
-/// `equal_ver` (also of the stored image) keep the smaller of the two cuts on both sides; a trim that would leave
-/// nothing leaves the image as it is; animations are not trimmed. libvips needs at least 3×3 pixels: a smaller image
-/// is left as it is.
+/// What the server adds to the library's trim: the background is the `trim` colour, or the stored image's top-left
+/// pixel (before the EXIF orientation, which the decoder has applied here), and `equal_hor` and `equal_ver` are of
+/// the stored image too, as in imgproxy.
 struct TrimStep: ProcessingStep {
-    /// The colour transparency is flattened over before the search (imgproxy's `vips_trim`).
-    static let flattenColor = RGBA(red: 255, green: 0, blue: 255)
-
     func apply(to context: inout ProcessingContext) throws(ImageServerError) {
         guard let trim = context.options.trim, context.image.frames.count == 1 else { return }
         let pixels = context.image.pixels
         guard pixels.width >= 3, pixels.height >= 3 else { return }
-        let opaque = pixels.isOpaque ? pixels : pixels.flattened(over: Self.flattenColor)
         let orientation = context.image.sourceOrientation
         let corner = Self.storedTopLeft(of: pixels.size, orientation: orientation)
-        let finder = TrimFinder(threshold: trim.threshold, background: trim.color ?? opaque[corner.x, corner.y])
-        guard let found = finder.box(in: opaque) else { return }
+        let cornerColor = pixels.isOpaque ? pixels[corner.x, corner.y] : Self.flattened(pixels[corner.x, corner.y])
         let swaps = orientation.swapsDimensions
-        let box = Self.equalized(
-            found, in: pixels.size, horizontal: swaps ? trim.equalVertical : trim.equalHorizontal,
-            vertical: swaps ? trim.equalHorizontal : trim.equalVertical)
-        context.image = context.image.withFrames([
-            ImageFrame(pixels: pixels.cropped(to: box), duration: context.image.frames[0].duration)
-        ])
+        let library = Trim(
+            threshold: trim.threshold, background: trim.color ?? cornerColor,
+            equalHorizontal: swaps ? trim.equalVertical : trim.equalHorizontal,
+            equalVertical: swaps ? trim.equalHorizontal : trim.equalVertical)
+        let image = context.image
+        context.image = try ImageProcessor.library { () throws(WebImageError) in try library.transform(image) }
     }
 
     /// Where the stored image's top-left pixel is once `orientation` is applied to an image of `size` (upright).
@@ -38,20 +31,8 @@ struct TrimStep: ProcessingStep {
         return (right ? size.width - 1 : 0, bottom ? size.height - 1 : 0)
     }
 
-    /// `box` widened so that the cuts on the left and right (with `horizontal`) and on the top and bottom (with
-    /// `vertical`) are equal, the smaller of the two (imgproxy's `vips_trim`).
-    static func equalized(_ box: PixelRect, in size: PixelSize, horizontal: Bool, vertical: Bool) -> PixelRect {
-        var box = box
-        if horizontal {
-            let right = size.width - box.x - box.width
-            box.width += abs(right - box.x)
-            box.x = min(box.x, right)
-        }
-        if vertical {
-            let bottom = size.height - box.y - box.height
-            box.height += abs(bottom - box.y)
-            box.y = min(box.y, bottom)
-        }
-        return box
+    /// `color` over ``Trim/flattenColor``, as the search sees it.
+    private static func flattened(_ color: RGBA) -> RGBA {
+        PixelBuffer(width: 1, height: 1, filledWith: color).flattened(over: Trim.flattenColor)[0, 0]
     }
 }

@@ -1,5 +1,3 @@
-import WebImage
-
 /// Finds the picture inside a border of one colour, as libvips's `vips_find_trim` does for imgproxy's `trim`: each
 /// channel is median-filtered over 3×3 pixels (the edge pixels repeated), and a pixel is part of the picture when a
 /// channel of its filtered colour differs from the background's by more than the threshold. The box is the smallest

@@ -1,11 +1,31 @@
-import WebImage
+/// Pixelates every frame (imgproxy's `pixelate`): blocks of ``blockSize``×``blockSize`` pixels from the top-left
+/// corner, each filled with its mean colour (libvips shrinks by the size and zooms back).
+///
+/// As libvips does, the size is at most the longer side, and the image is extended by mirroring to whole blocks, so a
+/// block cut by the right or bottom edge averages its mirror image too. With ``premultiplied`` (imgproxy
+/// premultiplies when it also blurs or sharpens), colours are weighted by their alpha. A size of 0 or 1 leaves the
+/// image as it is.
+public struct Pixelate: PixelTransforming {
+    /// The side of a block, in pixels.
+    public let blockSize: Int
+    /// Whether colours are weighted by their alpha.
+    public let premultiplied: Bool
+
+    /// Pixelates into blocks of `blockSize` pixels a side.
+    public init(blockSize: Int, premultiplied: Bool = false) {
+        self.blockSize = blockSize
+        self.premultiplied = premultiplied
+    }
+
+    public var key: String { "pixelate(\(blockSize)\(premultiplied ? ",premultiplied" : ""))" }
+
+    public func transform(_ pixels: PixelBuffer) throws(WebImageError) -> PixelBuffer {
+        pixels.pixelated(blockSize: blockSize, premultiplied: premultiplied)
+    }
+}
 
 extension PixelBuffer {
-    /// imgproxy's `pixelate`: blocks of `size`×`size` pixels from the top-left corner, each filled with its mean
-    /// colour (libvips shrinks by `size` and zooms back). As libvips does, the size is at most the longer side, and
-    /// the image is extended by mirroring to whole blocks, so a block cut by the right or bottom edge averages its
-    /// mirror image too. With `premultiplied` (imgproxy premultiplies when it also blurs or sharpens), colours are
-    /// weighted by their alpha.
+    /// Blocks of `size`×`size` pixels each filled with its mean colour, as ``Pixelate`` describes.
     func pixelated(blockSize size: Int, premultiplied: Bool) -> PixelBuffer {
         let side = Swift.min(size, Swift.max(width, height))
         guard side > 1 else { return self }

@@ -2,7 +2,7 @@
 # Both install the system libraries they need with apt when they are missing (Debian; run as root or with sudo).
 
 APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev libavif-dev libheif-dev \
-	liblcms2-dev libimagequant-dev nginx-light curl openssl
+	liblcms2-dev libimagequant-dev libtiff-dev nginx-light curl openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 
@@ -50,7 +50,7 @@ test-tsan: deps $(STORES_VENV)/bin/weed
 # any report fails. The CLI suites are skipped as for TSan: the code they drive is tested in-process.
 test-asan: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan --no-parallel --skip CLI \
-		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|Sniffing|Convolution|PixelBuffer|Metadata"
+		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|Sniffing|Convolution|PixelBuffer|Metadata|BMP|TIFF"
 
 # Coverage-guided fuzzing with libFuzzer (Fuzz/, entry points in WebImageTesting/FuzzEntries.swift), under
 # AddressSanitizer. `make fuzz` runs each target FUZZ_SECONDS (default 300); `make fuzz-smoke` 30 s each (CI).

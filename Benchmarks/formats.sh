@@ -4,7 +4,9 @@
 #   2. AVIF encoding at each encoder speed (size and time), against avifenc at the same settings;
 #   3. what ICC colour conversion adds to a JPEG decode (Display P3 and sRGB-tagged against untagged), full size
 #      and in a 720x720 thumbnail converted at decode or after the resize (webimage-bench colour);
-#   4. libvips side by side (vips copy, vips icc_transform), as processes with start-up subtracted.
+#   4. libvips side by side (vips copy, vips icc_transform), as processes with start-up subtracted; TIFF decoding
+#      (LZW and Deflate with a predictor, made by ImageMagick from the JPEGs) against vips copy and against
+#      libtiff's own `tiffcp -c none`, which only decompresses (no conversion to RGBA).
 #   Benchmarks/formats.sh [BENCH_DIR]      (default ../shared/bench; its JPEGs are the inputs)
 # Ours are in-process medians (webimage-bench). The tools run as processes: their time is the median of 9 runs
 # minus the median of 9 runs on a 16x16 file of the same format (process start, library and codec set-up), and
@@ -13,9 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCH_DIR=${1:-../shared/bench}
 command -v avifdec >/dev/null && command -v heif-convert >/dev/null && command -v convert >/dev/null \
-    && command -v vips >/dev/null || {
+    && command -v vips >/dev/null && command -v tiffcp >/dev/null || {
     apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=600 libavif-bin libheif-examples imagemagick \
-        colord-data libvips-tools >/dev/null; }
+        colord-data libvips-tools libtiff-tools >/dev/null; }
 swift build -c release --scratch-path .build-release --product webimage-bench >/dev/null
 BIN=.build-release/release
 work=$(mktemp -d)
@@ -109,6 +111,9 @@ echo "| file | operation | ours ms | vips command | vips ms (start-up subtracted
 echo "|---|---|---|---|---|---|"
 convert -size 16x16 xc:gray "$work/tiny.jpg"
 vips_start=$(runs vips copy "$work/tiny.jpg" "$work/out.v")
+convert "$work/tiny.jpg" -compress LZW "$work/tiny.tif"
+vips_tiff_start=$(runs vips copy "$work/tiny.tif" "$work/out.v")
+tiffcp_start=$(runs tiffcp -c none "$work/tiny.tif" "$work/out.tif")
 for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
     name=$(basename "$file"); name=${name%.*}
     for format in avif heic; do
@@ -122,4 +127,13 @@ for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
     ours=$(field median_ms "$($BIN/webimage-bench decode "$work/$name-p3.jpg" | tail -1)")
     net=$(python3 -c "print('%.3f' % ($(runs vips icc_transform "$work/$name-p3.jpg" "$work/out.v" srgb) - $vips_start))")
     echo "| $name-p3.jpg | decode to sRGB | $ours | vips icc_transform srgb | $net | $(ratio "$ours" "$net") |"
+    for compression in LZW Zip; do
+        tiff="$work/$name-$compression.tif"
+        convert "$file" -compress $compression -define tiff:predictor=2 "$tiff"
+        ours=$(field median_ms "$($BIN/webimage-bench decode "$tiff" | tail -1)")
+        net=$(python3 -c "print('%.3f' % ($(runs vips copy "$tiff" "$work/out.v") - $vips_tiff_start))")
+        echo "| $name-$compression.tif | decode | $ours | vips copy | $net | $(ratio "$ours" "$net") |"
+        net=$(python3 -c "print('%.3f' % ($(runs tiffcp -c none "$tiff" "$work/out.tif") - $tiffcp_start))")
+        echo "| $name-$compression.tif | decode | $ours | tiffcp -c none | $net | $(ratio "$ours" "$net") |"
+    done
 done

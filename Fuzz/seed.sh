@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Seeds each fuzz target's corpus directory (argument 1) from the conformance corpus, the formats fixtures (AVIF, HEIC,
-# colour, BMP, ICO and CUR) and the regression files, with the prefix bytes each entry point reads first
+# colour, BMP, ICO, CUR and TIFF) and the regression files, with the prefix bytes each entry point reads first
 # (Sources/WebImageTesting/FuzzEntries.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."

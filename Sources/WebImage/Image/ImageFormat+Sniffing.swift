@@ -4,8 +4,9 @@ extension ImageFormat {
     /// Identifies the format of encoded image bytes from their leading magic bytes.
     ///
     /// Recognises JPEG, PNG (and APNG), GIF, WebP, HEIC, AVIF, BMP (`BM` and a known info header size), ICO and CUR
-    /// (a directory of type 1 or 2 listing at least one image), and also TIFF and SVG, so that a format this library
-    /// cannot decode is reported as unsupported rather than corrupt. Returns ``unknown`` otherwise.
+    /// (a directory of type 1 or 2 listing at least one image), TIFF and BigTIFF (either byte order), and also SVG, so
+    /// that a format this library cannot decode is reported as unsupported rather than corrupt. Returns ``unknown``
+    /// otherwise.
     public static func sniff(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -21,7 +22,11 @@ extension ImageFormat {
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
-        if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+            || starts(with: [0x49, 0x49, 0x2B, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B])
+        {
+            return .tiff
+        }
         if starts(with: Array("ftyp".utf8), at: 4), bytes.count >= 12 {
             let brand = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[8..<12]), as: UTF8.self)
             if brand == "avif" || brand == "avis" { return .avif }

@@ -31,7 +31,7 @@ struct ImageProcessor: Sendable {
     var formats = FormatChoice(preferred: FormatChoice.imgproxyDefault)
 
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
-    static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp]
+    static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff]
 
     /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks.
     func process(

@@ -4,10 +4,12 @@ import WebImage
 
 @testable import WebImageServer
 
-/// BMP and ICO results and sources, as imgproxy writes and reads them.
-@Suite("Server: BMP and ICO")
-struct ServerBMPICOTests {
-    @Test(arguments: [("bmp", "image/bmp", ImageFormat.bmp), ("ico", "image/x-icon", .ico)])
+/// BMP, ICO and TIFF results and sources, as imgproxy writes and reads them.
+@Suite("Server: BMP, ICO and TIFF")
+struct ServerBMPICOTIFFTests {
+    @Test(arguments: [
+        ("bmp", "image/bmp", ImageFormat.bmp), ("ico", "image/x-icon", .ico), ("tiff", "image/tiff", .tiff),
+    ])
     func aResultInTheFormatTheURLNames(ext: String, type: String, format: ImageFormat) async throws {
         try await ServerHarness.run { harness in
             let response = try await harness.get(harness.url("rs:fit:50:50", "/alpha.png", ext: ext))
@@ -17,7 +19,7 @@ struct ServerBMPICOTests {
             #expect(ImageFormat.sniff(bytes) == format)
             let image = try ServerHarness.image(response)
             #expect(max(image.width, image.height) == 50)
-            #expect(!image.isOpaque, "both keep the alpha channel")
+            #expect(!image.isOpaque, "each keeps the alpha channel")
         }
     }
 

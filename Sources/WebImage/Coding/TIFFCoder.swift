@@ -1,0 +1,53 @@
+import CTIFF
+import Foundation
+
+/// TIFF decoding and encoding with libtiff, from and to memory.
+///
+/// Decodes the first page (directory) of a TIFF or BigTIFF file, either byte order, in strips or tiles, with any
+/// compression the system's libtiff was built with (none, LZW, Deflate, PackBits, JPEG, CCITT fax, …): 1- to 16-bit
+/// grey, palettes, RGB, YCbCr, CMYK, Lab, with associated or unassociated alpha (see ``TIFFPixels`` for which layouts
+/// are read directly and which through libtiff's RGBA conversion). Deeper samples are reduced to 8 bits. The
+/// `Orientation` tag is applied unless ``DecodingOptions/appliesOrientation`` is off; an embedded ICC profile is
+/// converted to sRGB (CMYK through its profile) or kept, as ``DecodingOptions/keepsColorProfile`` says. Limits are
+/// checked from the directory before the pixels are allocated, libtiff allocates no single block beyond
+/// ``DecodingLimits/maxTotalBytes``, and its errors become the ``WebImageError`` thrown (its warnings are dropped):
+/// nothing is written to stderr. A file cut short is ``WebImageError/Code/truncatedData`` even where libtiff would
+/// read what is left. ``ImageInfo/frameCount`` is the number of pages.
+///
+/// Encodes as ``TIFFEncoder`` describes.
+public struct TIFFCoder: ImageCoding {
+    /// Creates the coder.
+    public init() {}
+
+    public func canDecode(_ format: ImageFormat) -> Bool { format == .tiff }
+
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .tiff }
+
+    public func info(of data: Data) throws(WebImageError) -> ImageInfo {
+        try data.withImageBytes { bytes throws(WebImageError) in
+            let file = try TIFFFile(bytes, limits: .default)
+            return ImageInfo(
+                format: .tiff, width: file.width, height: file.height, frameCount: file.pageCount,
+                orientation: file.orientation, hasAlpha: file.alpha != .none)
+        }
+    }
+
+    public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
+        try data.withImageBytes { bytes throws(WebImageError) in
+            let file = try TIFFFile(bytes, limits: options.limits)
+            let (pixels, color) = try TIFFPixels.decode(file, limits: options.limits, options: options)
+            guard !file.stream.readPastEnd else {
+                throw WebImageError(.truncatedData, "the TIFF file ends before its first page does")
+            }
+            let orientation = options.appliesOrientation ? file.orientation : .up
+            return Image(
+                frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .tiff,
+                sourceOrientation: orientation, isOpaque: file.alpha == .none ? true : nil,
+                colorProfile: color.keptProfile)
+        }
+    }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
+        try TIFFEncoder.encode(image, options: options)
+    }
+}

@@ -69,6 +69,7 @@ public final class ImageServer: Sendable {
                 metrics: metrics, whenIdle: configuration.whenIdle),
             metrics: metrics,
             forwarder: PeerForwarder(configuration: configuration),
+            secret: RequestSecret(configuration.secret),
             configuration: configuration)
     }
 
@@ -80,11 +81,14 @@ public final class ImageServer: Sendable {
 
     /// Adds `GET`/`HEAD` `health`, `GET metrics` (Prometheus text format), `POST admin/purge` (with a purge key),
     /// the image routes, a landing page at the group's root and `OPTIONS` on every path (200, as imgproxy answers)
-    /// under `group`'s path. Every response carries imgproxy's `Content-Security-Policy` and an `X-Request-ID`.
+    /// under `group`'s path. Every response carries imgproxy's `Content-Security-Policy` and an `X-Request-ID`, and
+    /// with ``ImageServerConfiguration/allowOrigin`` its CORS headers. With ``ImageServerConfiguration/secret`` image
+    /// requests must carry it; the landing page, `health`, `metrics` and `OPTIONS` need not, as in imgproxy.
     public func addRoutes<Context: RequestContext>(to parent: RouterGroup<Context>) {
         let responder = responder
         let log = RequestLog(logger: configuration.logger)
-        let group = parent.group().add(middleware: StandardHeadersMiddleware<Context>())
+        let group = parent.group().add(
+            middleware: StandardHeadersMiddleware<Context>(allowOrigin: configuration.allowOrigin))
         group.get("/") { _, _ in Response.text(.ok, Self.landing, type: "text/html; charset=utf-8") }
         group.on("**", method: .options) { _, _ in Response.text(.ok, "") }
         group.get("health") { _, _ in Self.health() }

@@ -9,7 +9,8 @@ public struct ImageServerConfiguration: Sendable {
     public var signer: URLSigner?
     /// Named option lists; `default` applies to every request.
     public var presets = Presets()
-    /// When not empty, a source must start with one of these prefixes.
+    /// When not empty, a source must start with one of these prefixes, where `*` matches any characters but `/`
+    /// (imgproxy's `IMGPROXY_ALLOWED_SOURCES`: `https://*.example.com/`).
     public var allowedSources: [String] = []
     /// The directory `local://` sources are read from; `nil` refuses `local://`.
     public var localRoot: URL?
@@ -22,6 +23,13 @@ public struct ImageServerConfiguration: Sendable {
     public var cachesProcessedResults = true
     /// The most bytes of encoded results kept in memory, in front of the disk cache. Default 64 MiB; 0 keeps none.
     public var resultMemoryCacheSize = 64 * 1024 * 1024
+    /// The token image requests must carry as `Authorization: Bearer SECRET` (imgproxy's `IMGPROXY_SECRET`), compared
+    /// in constant time; without it they are answered 403. `/health`, `/metrics` and `OPTIONS` need none. `nil`
+    /// (the default) asks for none.
+    public var secret: String?
+    /// The origin sent as `Access-Control-Allow-Origin`, with `Access-Control-Allow-Methods: GET, OPTIONS`, on every
+    /// response (imgproxy's `IMGPROXY_ALLOW_ORIGIN`); `nil` (the default) sends no CORS headers.
+    public var allowOrigin: String?
     /// The limits checked before the work they guard.
     public var limits = ServerLimits()
     /// `Cache-Control: max-age` of results, in seconds. Default one year.

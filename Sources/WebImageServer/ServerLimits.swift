@@ -11,6 +11,9 @@ public struct ServerLimits: Sendable, Hashable {
     /// The longest side of a result; larger results are scaled down to it, as imgproxy's `max_result_dimension`.
     /// Default 8192; 0 disables the limit, as in imgproxy.
     public var maxResultDimension = 8192
+    /// The most redirects followed to a source; one more fails the request (404). Default 10, as imgproxy's
+    /// `IMGPROXY_MAX_REDIRECTS`; 0 follows none.
+    public var maxRedirects = 10
     /// How long a source download may take. Default 10 s.
     public var downloadTimeout: Duration = .seconds(10)
     /// How long a whole request may take before the server answers 503. Default 20 s.
@@ -38,6 +41,7 @@ public struct ServerLimits: Sendable, Hashable {
             "must be between 0 and 10000 megapixels")
         try Check.check(maxAnimationFrames, in: 1...Int.max, "max-animation-frames", "must be positive")
         try Check.check(maxResultDimension, in: 0...65_535, "max-result-dimension", "must be between 0 and 65535")
+        try Check.check(maxRedirects, in: 0...100, "max-redirects", "must be between 0 and 100")
         for (timeout, setting) in [
             (downloadTimeout, "download-timeout"), (requestTimeout, "timeout"), (queueTimeout, "queue-timeout"),
         ] {

@@ -49,7 +49,8 @@ struct ServeLifecycleTests {
         (["--key", "00", "--salt", "11", "--signature-size", "33"], "--signature-size"),
         (["--memory-cache-size", "9223372036854775807"], "--memory-cache-size"),
         (["--max-src-resolution", "1e300"], "--max-src-resolution"), (["--queue-timeout", "1e300"], "--queue-timeout"),
-        (["--max-result-dimension", "-1"], "--max-result-dimension"),
+        (["--max-result-dimension", "-1"], "--max-result-dimension"), (["--max-redirects", "101"], "--max-redirects"),
+        (["--log-level", "loud"], "--log-level"),
     ])
     func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) throws {
         let (status, error) = try Self.run(arguments)
@@ -59,12 +60,43 @@ struct ServeLifecycleTests {
 
     @Test(arguments: [
         ("WEBIMAGE_PORT", "abc"), ("WEBIMAGE_AUTO_WEBP", "maybe"), ("WEBIMAGE_MALLOC", "jemalloc"),
-        ("WEBIMAGE_TIMEOUT", "soon"),
+        ("WEBIMAGE_TIMEOUT", "soon"), ("IMGPROXY_TTL", "1y"), ("IMGPROXY_BIND", "localhost"),
+        ("IMGPROXY_AUTO_WEBP", "maybe"), ("IMGPROXY_LOG_LEVEL", "loud"), ("IMGPROXY_MAX_SRC_RESOLUTION", "big"),
     ])
     func environmentValuesThatDoNotParseExit64(name: String, value: String) throws {
         let (status, error) = try Self.run([], environment: [name: value])
         #expect(status == 64, "\(name)=\(value): \(error)")
         #expect(error.contains(name), "\(error)")
+    }
+
+    @Test(arguments: [
+        (["IMGPROXY_WORKERS": "0"], "--workers"), (["IMGPROXY_CONCURRENCY": "0"], "--workers"),
+        (["IMGPROXY_WORKERS": "0", "WEBIMAGE_WORKERS": "2"], "--self"),
+        (["WEBIMAGE_WORKERS": "0", "IMGPROXY_WORKERS": "2"], "--workers"),
+        (["IMGPROXY_MAX_REDIRECTS": "-1"], "--max-redirects"),
+        (["IMGPROXY_PRESETS": "a=w:1,b=w:x"], "preset b"),
+        (["IMGPROXY_PRESETS_PATH": "/nonexistent"], "--presets-file"),
+        (["IMGPROXY_PREFERRED_FORMATS": "png,tiff"], "tiff"),
+        (["IMGPROXY_KEY": "00,11", "IMGPROXY_SALT": "22"], "as many salts"),
+        (
+            ["IMGPROXY_USE_S3": "true", "AWS_ACCESS_KEY_ID": "", "WEBIMAGE_S3_SOURCE_ACCESS_KEY": ""],
+            "AWS_ACCESS_KEY_ID"
+        ),
+    ])
+    func imgproxysVariablesAreReadAfterWebimagesAndTheFlags(environment: [String: String], mentions: String) throws {
+        let (status, error) = try Self.run(["--peer-forward"], environment: environment)
+        #expect(status == 64, "\(environment): \(error)")
+        #expect(error.contains(mentions), "\(environment): \(error)")
+    }
+
+    @Test func unsupportedImgproxyVariablesAreNamedInOneWarningLine() throws {
+        let (status, error) = try Self.run(
+            ["--workers", "0"],
+            environment: ["IMGPROXY_ENFORCE_AVIF": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60"])
+        #expect(status == 64)
+        let lines = error.split(separator: "\n").filter { $0.contains("not supported") }
+        #expect(lines.count == 1, "\(error)")
+        #expect(lines.first?.hasSuffix(": IMGPROXY_ENFORCE_AVIF, IMGPROXY_ZZ_TYPO (unknown)") == true, "\(error)")
     }
 
     @Test func sigtermFinishesTheRequestInFlightFlushesTheCacheAndExits0() async throws {

@@ -16,6 +16,8 @@ struct ServerConfigurationTests {
         ("max-src-file-size", { $0.limits.maxSourceFileSize = 0 }),
         ("max-animation-frames", { $0.limits.maxAnimationFrames = -3 }),
         ("max-result-dimension", { $0.limits.maxResultDimension = 70_000 }),
+        ("max-redirects", { $0.limits.maxRedirects = -1 }),
+        ("max-redirects", { $0.limits.maxRedirects = 101 }),
         ("download-timeout", { $0.limits.downloadTimeout = .zero }),
         ("timeout", { $0.limits.requestTimeout = .seconds(86_401) }),
         ("queue-timeout", { $0.limits.queueTimeout = .seconds(-1) }),
@@ -47,6 +49,7 @@ struct ServerConfigurationTests {
         edges.limits.processingSlots = 1024
         edges.limits.processingQueue = 0
         edges.limits.maxResultDimension = 65_535
+        edges.limits.maxRedirects = 0
         edges.limits.requestTimeout = ServerLimits.longestTimeout
         edges.resultMemoryCacheSize = ImageServerConfiguration.largestMemoryCache
         edges.ttl = 0

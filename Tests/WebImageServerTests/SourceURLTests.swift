@@ -52,4 +52,28 @@ struct SourceURLTests {
             #expect(throws: ImageServerError.self) { try open.url(for: source) }
         }
     }
+
+    @Test(arguments: [
+        ("https://*.example.com/", "https://cdn.example.com/a.jpg", true),
+        ("https://*.example.com/", "https://a.b.example.com/a.jpg", true),
+        ("https://*.example.com/", "https://evil.com/.example.com/a.jpg", false),
+        ("https://*.example.com/", "https://cdn.example.com.evil.com/a.jpg", false),
+        ("http://127.0.0.1:*/img/", "http://127.0.0.1:8080/img/a.png", true),
+        ("http://127.0.0.1:*/img/", "http://127.0.0.1:8080/other/img/a.png", false),
+        ("s3://bucket-*/", "s3://bucket-eu/a.png", true),
+        ("https://ok.example/", "https://ok.example/a.jpg", true),
+        ("https://ok.example/", "https://ok.example.evil/a.jpg", false),
+        ("https://*/*/", "https://host/dir/a.jpg", true),
+        ("https://*/*/", "https://host/a.jpg", false),
+        ("*", "anything", true),
+    ])
+    func allowedSourcesArePrefixesWhereAStarMatchesAnythingButASlash(
+        pattern: String, source: String, allowed: Bool
+    ) {
+        #expect(SourcePattern(pattern).matches(source) == allowed, "\(pattern) \(source)")
+        let policy = SourcePolicy(allowedSources: ["https://other.example/", pattern], localRoot: nil)
+        let refused = (try? policy.url(for: source)) == nil
+        if allowed, source.hasPrefix("http") { #expect(!refused, "\(pattern) \(source)") }
+        if !allowed { #expect(refused, "\(pattern) \(source)") }
+    }
 }

@@ -18,7 +18,9 @@ struct PeerForwarder: Sendable {
     /// Marks a forwarded request; its value is the forwarding node's name. A marked request is never forwarded.
     static let forwardedHeader = HTTPFields.Element.Name("X-Webimage-Forwarded-By")!
     /// The request headers the owner needs to answer as this node would.
-    private static let requestHeaders: [HTTPFields.Element.Name] = [.accept, .ifModifiedSince, .ifNoneMatch]
+    private static let requestHeaders: [HTTPFields.Element.Name] = [
+        .accept, .ifModifiedSince, .ifNoneMatch, .authorization,
+    ]
     /// The response headers passed back to the client.
     private static let responseHeaders: [HTTPFields.Element.Name] = [
         .contentType, .contentLength, .cacheControl, .eTag, .lastModified, .vary, .contentDisposition, .retryAfter,

@@ -30,7 +30,7 @@ final class SourceFetcher: Sendable {
         options.timeout = limits.downloadTimeout
         options.maxBodySize = limits.maxSourceFileSize
         options.responseValidator = Self.imgproxyStatuses
-        options.redirectLimit = 5
+        options.redirectLimit = limits.maxRedirects
         loaderOptions = options
         var configuration = HTTPImageLoader.Configuration()
         configuration.maxConcurrentDownloads = Self.downloadLimit(limits)

@@ -13,6 +13,8 @@ struct ImageResponder: Sendable {
     let metrics: ServerMetrics
     /// Sends a request to the node that owns its result (`--peer-forward`); `nil` answers every request here.
     let forwarder: PeerForwarder?
+    /// The `Authorization` image requests must carry (`--secret`); `nil` asks for none.
+    let secret: RequestSecret?
     let configuration: ImageServerConfiguration
 
     /// A response and what the request log and the metrics say about it.
@@ -46,6 +48,7 @@ struct ImageResponder: Sendable {
     private func answer(
         path: String, request: Request, negotiation: Negotiation, into outcome: inout Outcome
     ) async throws(ImageServerError) {
+        try secret?.check(request.headers[.authorization])
         let now = Int(Date().timeIntervalSince1970)
         let parsed = try parser.parse(path, now: now)
         let url = try policy.url(for: parsed.source)

@@ -3,9 +3,15 @@ import Hummingbird
 /// The headers imgproxy puts on every response: `Content-Security-Policy` (nothing a result could contain may run
 /// or load anything, should a browser open it as a document) and `X-Request-ID` (the client's own when it is
 /// `[A-Za-z0-9_-]+`, at most 128 characters; otherwise a new random one), so a request can be traced in the logs.
+/// With an allowed origin (imgproxy's `IMGPROXY_ALLOW_ORIGIN`) also its CORS headers: `Access-Control-Allow-Origin`
+/// and `Access-Control-Allow-Methods: GET, OPTIONS`.
 struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The `Access-Control-Allow-Origin` value; `nil` or empty sends no CORS headers.
+    let allowOrigin: String?
+
     static var contentSecurityPolicy: String { "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox" }
     static var requestIDHeader: HTTPFields.Element.Name { HTTPFields.Element.Name("X-Request-ID")! }
+    static var allowMethods: String { "GET, OPTIONS" }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -15,6 +21,10 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         }
         response.headers[Self.requestIDHeader] = Self.requestID(request.headers[Self.requestIDHeader])
+        if let allowOrigin, !allowOrigin.isEmpty {
+            response.headers[.accessControlAllowOrigin] = allowOrigin
+            response.headers[.accessControlAllowMethods] = Self.allowMethods
+        }
         return response
     }
 

@@ -1,23 +1,23 @@
 import Foundation
 
 /// Which sources the server fetches: `http`/`https`, `local://` under the root only, `s3://` when an S3 source store
-/// is configured, `--allowed-sources` prefixes.
+/// is configured, `--allowed-sources` prefixes (with imgproxy's `*`).
 struct SourcePolicy: Sendable {
-    let allowedSources: [String]
+    let allowedSources: [SourcePattern]
     /// The resolved (symlink-free) local root.
     let localRoot: URL?
     /// Whether `s3://bucket/key` sources are read (`--s3-source-endpoint`).
     let allowsS3: Bool
 
     init(allowedSources: [String], localRoot: URL?, allowsS3: Bool = false) {
-        self.allowedSources = allowedSources
+        self.allowedSources = allowedSources.map(SourcePattern.init)
         self.localRoot = localRoot.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
         self.allowsS3 = allowsS3
     }
 
     /// The URL to load for `source`, or a 404 naming the rule that refuses it.
     func url(for source: String) throws(ImageServerError) -> URL {
-        if !allowedSources.isEmpty, !allowedSources.contains(where: { source.hasPrefix($0) }) {
+        if !allowedSources.isEmpty, !allowedSources.contains(where: { $0.matches(source) }) {
             throw .invalid("source is not allowed")
         }
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased() else {

@@ -46,7 +46,7 @@ extension ServeCommand {
         if let names = try Settings.preferredFormats.resolve(parsing: preferredFormats) {
             configuration.preferredFormats = try names.map { name in
                 guard let format = ImageServerConfiguration.writableFormat(named: name) else {
-                    throw ValidationError("--preferred-formats: '\(name)' is not jpeg, png, webp, avif or gif")
+                    throw ValidationError("--preferred-formats: '\(name)' is not a format the server writes")
                 }
                 return format
             }

@@ -6,7 +6,7 @@ extension PixelBuffer {
     /// as imgproxy's `vips_apply_watermark` composites the watermark. Opaque pixels stay opaque.
     func composited(_ layer: PixelBuffer, columns: [Int], rows: [Int], opacity: Double) -> PixelBuffer {
         var output = bytes
-        let weight = Float(max(0, min(1, opacity))) / 255
+        let opacity = Float(max(0, min(1, opacity)))
         layer.bytes.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { base in
                 for top in rows {
@@ -19,7 +19,7 @@ extension PixelBuffer {
                             var from = ((y - top) * layer.width + xs.lowerBound - left) * 4
                             var to = (y * width + xs.lowerBound) * 4
                             for _ in xs {
-                                Self.blend(source, from, over: base, to, weight: weight)
+                                Self.blend(source, from, over: base, to, opacity: opacity)
                                 from += 4
                                 to += 4
                             }
@@ -31,13 +31,13 @@ extension PixelBuffer {
         return PixelBuffer(width: width, height: height, bytes: output)
     }
 
-    /// Blends the pixel of `top` at `from`, its alpha scaled by `weight` (opacity / 255), over the pixel of `base`
-    /// at `to`: out α = α₁ + α₂(1 − α₁), out colour = (c₁α₁ + c₂α₂(1 − α₁)) / out α.
+    /// Blends the pixel of `top` at `from`, its alpha multiplied by `opacity`, over the pixel of `base` at `to`:
+    /// out α = α₁ + α₂(1 − α₁), out colour = (c₁α₁ + c₂α₂(1 − α₁)) / out α.
     private static func blend(
         _ top: UnsafeBufferPointer<UInt8>, _ from: Int, over base: UnsafeMutableBufferPointer<UInt8>, _ to: Int,
-        weight: Float
+        opacity: Float
     ) {
-        let alpha = Float(top[from + 3]) * weight
+        let alpha = Float(top[from + 3]) / 255 * opacity
         guard alpha > 0 else { return }
         let under = Float(base[to + 3]) / 255 * (1 - alpha)
         let out = alpha + under

@@ -122,6 +122,8 @@ struct ServeCommand: AsyncParsableCommand {
     var allowLinkLocalSources = false
     @OptionGroup(title: "Cluster")
     var cluster: ClusterOptions
+    @OptionGroup(title: "Watermark")
+    var watermark: WatermarkOptions
 
     func run() async throws {
         let configuration = try makeConfiguration()
@@ -198,6 +200,7 @@ struct ServeCommand: AsyncParsableCommand {
             allowsPrivate: allowPrivateSources || Env.bool("ALLOW_PRIVATE_SOURCES") == true,
             allowsLinkLocal: allowLinkLocalSources || Env.bool("ALLOW_LINK_LOCAL_SOURCES") == true)
         try cluster.apply(to: &configuration)
+        try watermark.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         return configuration

@@ -112,7 +112,7 @@ struct WatermarkServerTests {
                 return error.setting
             }
         }
-        #expect(error(WatermarkConfiguration(source: .data(Data("not an image".utf8)))) == "watermark")
+        #expect(error(WatermarkConfiguration(source: .data(Data("not an image".utf8)))) == "watermark-data")
         #expect(
             error(WatermarkConfiguration(source: .path(URL(fileURLWithPath: "/nonexistent/wm.png"))))
                 == "watermark-path")

@@ -39,13 +39,15 @@ actor WatermarkProvider {
         self.coders = coders
         self.limits = limits
         let data: Data
+        let setting: String
         switch configuration.source.kind {
         case .url(let url):
             state = .remote(url)
             return
         case .data(let bytes):
-            data = bytes
+            (data, setting) = (bytes, "watermark-data")
         case .path(let file):
+            setting = "watermark-path"
             do { data = try Data(contentsOf: file) } catch {
                 throw ImageServerConfigurationError("watermark-path", "cannot be read: \(file.path)")
             }
@@ -54,7 +56,7 @@ actor WatermarkProvider {
             state = .ready(
                 WatermarkImage(pixels: try Self.decode(data, coders: coders, limits: limits), opacity: opacity))
         } catch {
-            throw ImageServerConfigurationError("watermark", "is not usable: \(error.message)")
+            throw ImageServerConfigurationError(setting, "is not usable: \(error.message)")
         }
     }
 

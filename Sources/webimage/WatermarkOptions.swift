@@ -12,7 +12,10 @@ struct WatermarkOptions: ParsableArguments {
     var watermarkPath = Self.variable("PATH")
     @Option(help: ArgumentHelp("The watermark image URL, fetched as a source at first use.", valueName: "URL"))
     var watermarkUrl = Self.variable("URL")
-    @Option(help: "The watermark's base opacity, above 0 and at most 1 (the wm option's opacity multiplies it).")
+    @Option(
+        help: ArgumentHelp(
+            "The watermark's base opacity, above 0 and at most 1 (the wm option's multiplies it).", valueName: "OPACITY"
+        ))
     var watermarkOpacity: Double?
 
     /// Sets `configuration.watermark` when an image is given; throws for a value that does not parse.

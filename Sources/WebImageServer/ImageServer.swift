@@ -26,7 +26,8 @@ public final class ImageServer: Sendable {
 
     /// Builds the server's parts; nothing is fetched or bound yet.
     ///
-    /// - Throws: the first setting outside its range (``ImageServerConfiguration/validate()``).
+    /// - Throws: the first setting outside its range (``ImageServerConfiguration/validate()``), or a watermark image
+    ///   given as bytes or a file that the server cannot read.
     public init(configuration: ImageServerConfiguration) throws(ImageServerConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
@@ -50,6 +51,9 @@ public final class ImageServer: Sendable {
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources, metrics: metrics,
             logger: configuration.logger)
+        let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in
+            try WatermarkProvider(watermark, fetcher: fetcher, coders: ImageCoders.default, limits: limits)
+        }
         let store = ResultStore(disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore)
         purge = configuration.purgeKey.map {
             PurgeResponder(
@@ -64,6 +68,7 @@ public final class ImageServer: Sendable {
             processor: ImageProcessor(
                 coders: ImageCoders.default, limits: limits,
                 formats: FormatChoice(preferred: configuration.preferredFormats)),
+            watermarks: watermarks,
             gate: ProcessingGate(
                 slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
                 metrics: metrics, whenIdle: configuration.whenIdle),

@@ -64,6 +64,9 @@ public struct ImageServerConfiguration: Sendable {
     /// result is processed on one node however its URL is spelled. Needs ``selfURL`` and ``peers``; peers the same
     /// ``signer`` and presets. Default off.
     public var forwardsToOwner = false
+    /// The watermark image the `watermark` option lays over results, and its base opacity (imgproxy's
+    /// `IMGPROXY_WATERMARK_*`); `nil` (the default) for none, when the option changes nothing.
+    public var watermark: WatermarkConfiguration?
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
     /// Called once processing has been idle for a second (no run and no waiter), off the request path; `webimage serve`
@@ -76,8 +79,8 @@ public struct ImageServerConfiguration: Sendable {
     /// The most bytes ``resultMemoryCacheSize`` may be: 64 GiB.
     public static let largestMemoryCache = 65_536 * 1024 * 1024
 
-    /// Throws for the first setting outside its range: the limits, the memory cache, the TTL, the preferred formats
-    /// and the cluster settings that go together.
+    /// Throws for the first setting outside its range: the limits, the memory cache, the TTL, the preferred formats,
+    /// the watermark and the cluster settings that go together.
     public func validate() throws(ImageServerConfigurationError) {
         try limits.validate()
         try ImageServerConfigurationError.check(
@@ -89,6 +92,7 @@ public struct ImageServerConfiguration: Sendable {
             throw ImageServerConfigurationError(
                 "preferred-formats", "has \(format.name), which the server cannot write")
         }
+        try watermark?.validate()
         if forwardsToOwner, selfURL == nil || peers.isEmpty {
             throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")
         }

@@ -138,6 +138,8 @@ struct ServeCommand: AsyncParsableCommand {
     var allowLinkLocalSources = false
     @OptionGroup(title: "Cluster")
     var cluster: ClusterOptions
+    @OptionGroup(title: "Watermark")
+    var watermark: WatermarkOptions
 
     func run() async throws {
         let setup = try makeSetup()

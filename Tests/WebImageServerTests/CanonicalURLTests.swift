@@ -34,8 +34,8 @@ struct CanonicalURLTests {
 
     @Test func badOptionsAreNamed() {
         let builder = ImageURLBuilder(signer: nil)
-        #expect(throws: ImageServerError(status: 404, "unknown processing option watermark")) {
-            try builder.url(options: "watermark:0.5", source: "s")
+        #expect(throws: ImageServerError(status: 404, "unknown processing option skip_processing")) {
+            try builder.url(options: "skip_processing:jpg", source: "s")
         }
         #expect(throws: ImageServerError.self) { try builder.url(options: "w:10/oops", source: "s") }
     }
@@ -44,11 +44,11 @@ struct CanonicalURLTests {
         var generator = SplitMix(seed: 0xCA11)
         let names = [
             "rs", "s", "rt", "w", "h", "dpr", "el", "ex", "g", "c", "rot", "bg", "bl", "sh", "q", "fq", "f", "sm", "ar",
-            "scp", "cb", "fn", "att", "exar", "pd", "fl", "mw", "mh", "z", "t", "pix",
+            "scp", "cb", "fn", "att", "exar", "pd", "fl", "mw", "mh", "z", "t", "pix", "wm",
         ]
         let args = [
             "", "0", "1", "0.5", "2", "1.25", "90", "270", "fill", "fit", "fill-down", "force", "auto", "sm", "fp",
-            "ce", "noea", "so", "webp", "png", "jpg", "avif", "ff8000", "t", "abc", "-3", "0.75",
+            "ce", "noea", "so", "re", "webp", "png", "jpg", "avif", "ff8000", "t", "abc", "-3", "0.75",
         ]
         let parser = ImageURLParser(signer: nil)
         var checked = 0

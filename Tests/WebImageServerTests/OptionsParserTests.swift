@@ -168,7 +168,7 @@ struct OptionsParserTests {
         #expect(throws: ImageServerError(status: 404, "invalid dpr argument \"nan\": expected a positive number")) {
             try options("dpr:nan")
         }
-        #expect(throws: ImageServerError(status: 404, "unknown processing option wm")) { try options("wm:0.5") }
+        #expect(throws: ImageServerError(status: 404, "unknown processing option skp")) { try options("skp:jpg") }
         #expect(throws: ImageServerError(status: 404, "unknown preset p1")) { try options("pr:p1") }
     }
 

@@ -24,7 +24,8 @@ struct ProcessingStepTests {
             names == [
                 "TrimStep", "PrepareStep", "RotateAndFlipStep", "CropStep", "ScaleStep", "CropToResultStep",
                 "FiltersStep",
-                "ExtendStep", "ExtendAspectRatioStep", "PaddingStep", "FlattenStep", "ColorSpaceOutStep",
+                "ExtendStep", "ExtendAspectRatioStep", "PaddingStep", "FlattenStep", "WatermarkStep",
+                "ColorSpaceOutStep",
                 "StripMetadataStep",
             ])
     }

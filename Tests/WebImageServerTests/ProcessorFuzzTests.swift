@@ -11,16 +11,19 @@ struct ProcessorFuzzTests {
         var generator = SplitMix(seed: 0xFACE)
         let names = [
             "rs", "s", "w", "h", "dpr", "el", "ex", "g", "c", "rot", "bg", "bl", "sh", "q", "ar", "pr", "exar", "pd",
-            "fl", "mw", "mh", "z", "t", "pix",
+            "fl", "mw", "mh", "z", "t", "pix", "wm",
         ]
         let args = [
             "", "0", "1", "3", "0.3", "0.99", "2", "7", "40", "90", "180", "-90", "fill", "fit", "fill-down", "force",
-            "auto", "sm", "fp", "ce", "soea", "nowe", "ff00ff", "t", "p",
+            "auto", "sm", "fp", "ce", "soea", "nowe", "re", "ff00ff", "t", "p",
         ]
         let parser = ImageURLParser(signer: nil, presets: try Presets(definitions: ["p=rs:fill:5:9/g:sm"]))
         var limits = ServerLimits()
         limits.maxResultDimension = 64
         let processor = ImageProcessor(coders: ImageCoders.default, limits: limits)
+        let watermark = WatermarkImage(
+            pixels: PixelBuffer(width: 3, height: 2, filledWith: RGBA(red: 9, green: 200, blue: 9, alpha: 180)),
+            opacity: 0.7)
         let sources = try [(.png, 23, 11), (.jpeg, 9, 17), (.webp, 1, 1)].map { (format: ImageFormat, w: Int, h: Int) in
             let pixels = PixelBuffer(width: w, height: h) { buffer in
                 for index in 0..<buffer.count { buffer[index] = UInt8(truncatingIfNeeded: index &* 37) }
@@ -42,7 +45,8 @@ struct ProcessorFuzzTests {
             let data = sources[Int(generator.next() % UInt64(sources.count))]
             let format: ImageFormat = [.png, .jpeg, .webp][Int(generator.next() % 3)]
             do {
-                let result = try processor.process(data, options: request.options, format: format)
+                let result = try processor.process(
+                    data, options: request.options, format: format, watermark: watermark)
                 let image = try ImageCoders.default.decode(result.data, options: .default)
                 #expect(image.size == result.size, "\(path)")
                 // imgproxy rounds the scaled image and each padded side apart: padding may pass the limit by 2.

@@ -87,8 +87,11 @@ public enum GeometryCalculator {
         return .rect(PixelRect(x: x, y: y, width: clamped.width, height: clamped.height))
     }
 
-    /// imgproxy's `calcPosition` without overflow: where `inner` sits in `outer`.
-    static func position(outer: PixelSize, inner: PixelSize, gravity: GravityOption, dpr: Double) -> (Int, Int) {
+    /// imgproxy's `calcPosition`: where `inner` sits in `outer`, inside it, or with `allowsOverflow` (a watermark)
+    /// anywhere it keeps at least one pixel inside.
+    static func position(
+        outer: PixelSize, inner: PixelSize, gravity: GravityOption, dpr: Double, allowsOverflow: Bool = false
+    ) -> (Int, Int) {
         var left: Int
         var top: Int
         if gravity.kind == .focusPoint {
@@ -114,8 +117,13 @@ public enum GeometryCalculator {
             default: break
             }
         }
-        left = max(0, min(left, outer.width - inner.width))
-        top = max(0, min(top, outer.height - inner.height))
+        if allowsOverflow {
+            left = max(1 - inner.width, min(left, outer.width - 1))
+            top = max(1 - inner.height, min(top, outer.height - 1))
+        } else {
+            left = max(0, min(left, outer.width - inner.width))
+            top = max(0, min(top, outer.height - inner.height))
+        }
         return (left, top)
     }
 }

@@ -9,6 +9,8 @@ struct ImageResponder: Sendable {
     let fetcher: SourceFetcher
     let store: ResultStore
     let processor: ImageProcessor
+    /// The server's watermark image; `nil` when it has none (the `watermark` option then changes nothing).
+    let watermarks: WatermarkProvider?
     let gate: ProcessingGate
     let metrics: ServerMetrics
     /// Sends a request to the node that owns its result (`--peer-forward`); `nil` answers every request here.
@@ -113,21 +115,24 @@ struct ImageResponder: Sendable {
             status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))
     }
 
-    /// Fetches the source and processes it in a processing slot, recording each stage.
+    /// Fetches the source (and the watermark, when the options ask for it) and processes it in a processing slot,
+    /// recording each stage.
     private func make(
         url: URL, options: ProcessingOptions, format: ImageFormat?
     ) async throws(ImageServerError) -> ProcessedImage {
         try gate.reserve()
         let source: SourceFetcher.Source
+        var watermark: WatermarkImage?
         do {
             source = try await fetcher.fetch(url)
+            if options.watermark.isEnabled, let watermarks { watermark = try await watermarks.image() }
         } catch {
             gate.unreserve()
             throw error
         }
         metrics.processingRuns.increment()
-        var result = try await gate.run(reserved: true) { [processor] () throws(ImageServerError) in
-            try processor.process(source.data, options: options, format: format)
+        var result = try await gate.run(reserved: true) { [processor, watermark] () throws(ImageServerError) in
+            try processor.process(source.data, options: options, format: format, watermark: watermark)
         }
         metrics.decode.record(seconds: result.timings.decode)
         metrics.transform.record(seconds: result.timings.transform)

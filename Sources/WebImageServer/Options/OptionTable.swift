@@ -18,8 +18,8 @@ enum OptionTable {
     /// The entries whose segments make up ``ProcessingOptions/cacheIdentity``.
     static let resultEntries = entries.filter(\.changesResult)
 
-    /// Colour, filters, encoding, metadata, cache and response-header options, `background` to `return_attachment`,
-    /// in the README's order.
+    /// Colour, filters, watermark, encoding, metadata, cache and response-header options, `background` to
+    /// `return_attachment`, in the README's order.
     static let output: [OptionEntry] = [
         OptionEntry(
             names: ["background", "bg"], changesResult: true, sample: ["255", "128", "0"],
@@ -28,6 +28,17 @@ enum OptionTable {
         .number(["blur", "bl"], \.blur, sample: "1.5", parse: OptionArguments.nonNegativeFloat),
         .number(["sharpen", "sh"], \.sharpen, sample: "0.3", parse: OptionArguments.nonNegativeFloat),
         .integer(["pixelate", "pix"], \.pixelate, sample: "8", parse: OptionArguments.pixelSize),
+        OptionEntry(
+            names: ["watermark", "wm"], changesResult: true, sample: ["0.5", "soea", "10", "-5", "0.25"],
+            apply: { args, o, _ throws(ImageServerError) in
+                o.watermark = try OptionsParser.watermark(args, current: o.watermark)
+            },
+            write: { o in
+                let w = o.watermark
+                guard w != WatermarkOption() else { return nil }
+                let numbers = [w.opacity, w.x, w.y, w.scale].map(ProcessingOptions.number)
+                return "watermark:\(numbers[0]):\(w.position):\(numbers[1]):\(numbers[2]):\(numbers[3])"
+            }),
         .integer(["quality", "q"], \.quality, sample: "90", parse: OptionArguments.quality),
         OptionEntry(
             names: ["format_quality", "fq"], changesResult: true, sample: ["webp", "70", "jpg", "60"],

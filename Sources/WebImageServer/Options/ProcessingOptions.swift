@@ -60,6 +60,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// The side of the blocks the image is pixelated into, after scaling (imgproxy's `pixelate`); 0 = none (1, which
     /// changes nothing, is stored as 0).
     public var pixelate = 0
+    /// How the server's watermark image is laid over the result (imgproxy's `watermark`); off by default.
+    public var watermark = WatermarkOption()
     /// Output quality 1 to 100; 0 = the server's default.
     public var quality = 0
     /// Per-format quality.

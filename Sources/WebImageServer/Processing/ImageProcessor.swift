@@ -33,9 +33,10 @@ struct ImageProcessor: Sendable {
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
     static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff]
 
-    /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks.
+    /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks, with
+    /// `watermark` laid over it when the options ask for one.
     func process(
-        _ data: Data, options: ProcessingOptions, format requested: ImageFormat?
+        _ data: Data, options: ProcessingOptions, format requested: ImageFormat?, watermark: WatermarkImage? = nil
     ) throws(ImageServerError) -> ProcessedImage {
         let info: ImageInfo
         do { info = try coders.info(of: data) } catch { throw Self.unprocessable(error) }
@@ -60,7 +61,8 @@ struct ImageProcessor: Sendable {
         let quality = options.formatQuality[format] ?? (options.quality > 0 ? options.quality : 80)
         var context = ProcessingContext(
             image: image, options: options, limits: limits, format: format, planned: plan.planned,
-            shrunkOnLoad: plan.decoding.targetSize != nil, encoding: EncodingOptions(quality: quality))
+            shrunkOnLoad: plan.decoding.targetSize != nil, encoding: EncodingOptions(quality: quality),
+            watermark: watermark)
         try ProcessingPipeline.run(&context)
         timings.transform = transformStart.secondsUntilNow
         let encodeStart = ContinuousClock.now

@@ -18,11 +18,13 @@ struct ProcessingContext: Sendable {
     let shrunkOnLoad: Bool
     /// How the result is encoded; the last steps decide what it carries.
     var encoding: EncodingOptions
+    /// The server's watermark image, when it has one and the request asks for it.
+    let watermark: WatermarkImage?
 
     /// A context for `image` with the geometry planned from `planned`.
     init(
         image: Image, options: ProcessingOptions, limits: ServerLimits, format: ImageFormat,
-        planned: ResultGeometry, shrunkOnLoad: Bool, encoding: EncodingOptions
+        planned: ResultGeometry, shrunkOnLoad: Bool, encoding: EncodingOptions, watermark: WatermarkImage? = nil
     ) {
         self.image = image
         self.options = options
@@ -31,6 +33,7 @@ struct ProcessingContext: Sendable {
         self.geometry = planned
         self.shrunkOnLoad = shrunkOnLoad
         self.encoding = encoding
+        self.watermark = watermark
     }
 
     /// Replaces every frame's pixels by `transform` of them, keeping the durations; a library error is a 422.

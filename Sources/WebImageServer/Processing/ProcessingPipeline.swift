@@ -8,7 +8,6 @@
 /// - Rotate and flip run before the crop, on the full image: the geometry is computed for the rotated size, so
 ///   crops and gravities apply to the image as it will be shown (imgproxy crops first with a rotated gravity, which
 ///   cuts the same pixels).
-/// - There is no watermark.
 /// - Colour space out and strip metadata decide what the encoder writes (``ProcessingContext/encoding``): the
 ///   encoders convert to sRGB and write metadata themselves.
 enum ProcessingPipeline {
@@ -25,6 +24,7 @@ enum ProcessingPipeline {
         ExtendAspectRatioStep(),
         PaddingStep(),
         FlattenStep(),
+        WatermarkStep(),
         ColorSpaceOutStep(),
         StripMetadataStep(),
     ]

@@ -41,6 +41,15 @@ struct ServerHarness {
         configure: (inout ImageServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
+        try await run(configureWithOrigin: { configuration, _ in configure(&configuration) }, body)
+    }
+
+    /// As ``run(configure:_:)``, with the started origin at hand to configure the server (a setting that names one of
+    /// its URLs).
+    static func run(
+        configureWithOrigin configure: (inout ImageServerConfiguration, TestImageServer) -> Void,
+        _ body: @Sendable (ServerHarness) async throws -> Void
+    ) async throws {
         let origin = TestImageServer()
         try await origin.start()
         TestImages.register(on: origin)
@@ -49,7 +58,7 @@ struct ServerHarness {
         var configuration = ImageServerConfiguration()
         configuration.cacheDirectory = cache
         configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)
-        configure(&configuration)
+        configure(&configuration, origin)
         let server = try ImageServer(configuration: configuration)
         let app = server.makeApplication(host: "127.0.0.1", port: 0)
         do {

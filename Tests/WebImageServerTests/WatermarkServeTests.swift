@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTesting
+
+/// `webimage serve`'s watermark flags and variables, on the real binary.
+@Suite("Server: webimage serve watermark settings", .timeLimit(.minutes(1)))
+struct WatermarkServeTests {
+    static let base64 = WatermarkServerTests.mark.base64EncodedString()
+
+    @Test(arguments: [
+        (["--watermark-data", "!!!"], "--watermark-data"), (["--watermark-data", "aGVsbG8="], "--watermark-data"),
+        (["--watermark-path", "/nonexistent/wm.png"], "--watermark-path"),
+        (["--watermark-url", "ftp://e.example/wm.png"], "--watermark-url"),
+        (["--watermark-data", base64, "--watermark-opacity", "0"], "--watermark-opacity"),
+        (["--watermark-data", base64, "--watermark-opacity", "1.5"], "--watermark-opacity"),
+        (["--watermark-data", base64, "--watermark-opacity", "nan"], "--watermark-opacity"),
+    ])
+    func badWatermarkFlagsExit64(arguments: [String], mentions: String) throws {
+        let (status, error) = try ServeLifecycleTests.run(arguments)
+        #expect(status == 64, "\(arguments): \(error)")
+        #expect(error.contains(mentions), "\(error)")
+    }
+
+    @Test func imgproxysVariablesAreRead() throws {
+        let data = try ServeLifecycleTests.run([], environment: ["IMGPROXY_WATERMARK_DATA": "!!!"])
+        #expect(data.status == 64 && data.error.contains("--watermark-data"), "\(data.error)")
+        let opacity = try ServeLifecycleTests.run(
+            [], environment: ["WEBIMAGE_WATERMARK_DATA": Self.base64, "IMGPROXY_WATERMARK_OPACITY": "much"])
+        #expect(opacity.status == 64 && opacity.error.contains("IMGPROXY_WATERMARK_OPACITY"), "\(opacity.error)")
+    }
+
+    @Test func theServedResultCarriesTheWatermark() async throws {
+        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
+        let origin = TestImageServer()
+        try await origin.start()
+        TestImages.register(on: origin)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0", "--no-cache", "--allow-loopback-sources"]
+        process.environment = ["IMGPROXY_WATERMARK_DATA": Self.base64, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        let port = try ServeLifecycleTests.port(of: output)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wm-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let url = "http://127.0.0.1:\(port)/insecure/wm:1:nowe/plain/" + origin.url("/geometry.png").absoluteString
+        _ = try ServeCommandTests.curl(["-o", file.path, url])
+        let image = try ImageCoders.default.decode(try Data(contentsOf: file), options: .default)
+        #expect(image.pixels[0, 0] == WatermarkServerTests.green)
+        #expect(image.pixels[30, 30] == RGBA(red: 255, green: 0, blue: 0))
+        try await origin.shutdown()
+    }
+}

@@ -101,7 +101,9 @@ enum Settings {
 
     /// The `IMGPROXY_` variables read: those of the table and the presets' separator.
     static var imgproxyNames: Set<String> {
-        Set(all.flatMap(\.names).filter { $0.hasPrefix("IMGPROXY_") } + [presetsSeparator] + WatermarkOptions.imgproxyNames)
+        Set(
+            all.flatMap(\.names).filter { $0.hasPrefix("IMGPROXY_") } + [presetsSeparator]
+                + WatermarkOptions.imgproxyNames)
     }
 
     /// Throws for the first variable of the table whose value does not parse.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImage
 
 /// The progress of `webimage prefetch`: a redrawn bar on a terminal, one line per source otherwise, and a summary.
@@ -17,7 +16,7 @@ final class PrefetchProgress: Sendable {
     let total: Int
     let terminal: Bool
     private let start = ContinuousClock.now
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(total: Int, terminal: Bool) {
         self.total = total

@@ -66,6 +66,10 @@ struct SourceURLTests {
         ("https://*/*/", "https://host/dir/a.jpg", true),
         ("https://*/*/", "https://host/a.jpg", false),
         ("*", "anything", true),
+        ("https://*-*.example/", "https://a-b-c.example/x.png", true),
+        ("https://*a*a*a/", "https://" + String(repeating: "a", count: 4000) + "b/", false),
+        ("https://*a*a*a/", "https://xaxaxa/y.png", true),
+        ("https://*x/y*/", "https://ax/z/x/y/", false),
     ])
     func allowedSourcesArePrefixesWhereAStarMatchesAnythingButASlash(
         pattern: String, source: String, allowed: Bool

@@ -8,24 +8,20 @@ struct SourcePattern: Sendable, Hashable {
         parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map { Array($0.utf8) }
     }
 
-    /// Whether `source` starts with the pattern.
+    /// Whether `source` starts with the pattern. Each part is placed at the earliest position its `*` allows: as a
+    /// `*` never crosses `/`, an earlier placement leaves every later part at least the same choices, so no
+    /// backtracking is needed and a source is read once per part.
     func matches(_ source: String) -> Bool {
         let bytes = Array(source.utf8)
-        return bytes.starts(with: parts[0]) && matches(bytes, from: parts[0].count, part: 1)
-    }
-
-    /// Whether `bytes[start...]` starts with the pattern's parts from `part` on, each after a run without `/`.
-    private func matches(_ bytes: [UInt8], from start: Int, part: Int) -> Bool {
-        guard part < parts.count else { return true }
-        var index = start
-        while true {
-            if bytes[index...].starts(with: parts[part]),
-                matches(bytes, from: index + parts[part].count, part: part + 1)
-            {
-                return true
+        guard bytes.starts(with: parts[0]) else { return false }
+        var index = parts[0].count
+        for part in parts.dropFirst() {
+            while !bytes[index...].starts(with: part) {
+                guard index < bytes.count, bytes[index] != UInt8(ascii: "/") else { return false }
+                index += 1
             }
-            guard index < bytes.count, bytes[index] != UInt8(ascii: "/") else { return false }
-            index += 1
+            index += part.count
         }
+        return true
     }
 }

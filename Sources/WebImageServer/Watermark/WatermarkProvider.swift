@@ -14,8 +14,8 @@ struct WatermarkImage: Sendable {
 ///
 /// Bytes and files are decoded when the provider is made, so a bad image is a startup error, as in imgproxy. A URL
 /// is fetched at the first request that asks for a watermark, through the server's ``SourceFetcher`` (its size
-/// limit, timeout and address rules, and its cache of originals); concurrent requests share that one load, and a
-/// failed load is tried again by the next request.
+/// limit, timeout and address rules, and its cache of originals); concurrent requests share that one load (the
+/// package's ``WorkMerger``), and a failed load is tried again by the next request.
 actor WatermarkProvider {
     /// The image once decoded, or the URL it is still to be fetched from.
     private enum State {
@@ -24,7 +24,8 @@ actor WatermarkProvider {
     }
 
     private var state: State
-    private var loading: Task<Result<WatermarkImage, ImageServerError>, Never>?
+    /// The load of a URL watermark in flight, shared by the requests that wait for it.
+    private let loads = WorkMerger<URL, WatermarkImage, Never, ImageServerError>()
     private let opacity: Double
     private let fetcher: SourceFetcher
     private let coders: any ImageCoding
@@ -67,17 +68,10 @@ actor WatermarkProvider {
         case .ready(let image): return image
         case .remote(let remote): url = remote
         }
-        let task: Task<Result<WatermarkImage, ImageServerError>, Never>
-        if let loading {
-            task = loading
-        } else {
-            let (fetcher, coders, limits, opacity) = (fetcher, coders, limits, opacity)
-            task = Task { await Self.fetch(url, fetcher: fetcher, coders: coders, limits: limits, opacity: opacity) }
-            loading = task
+        let (fetcher, coders, limits, opacity) = (fetcher, coders, limits, opacity)
+        let image = try await loads.value(for: url, subscriber: WorkSubscriber(priority: .normal)) { url, _ in
+            { await Self.fetch(url, fetcher: fetcher, coders: coders, limits: limits, opacity: opacity) }
         }
-        let result = await task.value
-        loading = nil
-        let image = try result.get()
         state = .ready(image)
         return image
     }

@@ -5,22 +5,7 @@ import WebImage
 
 /// `watermark`: parsing as imgproxy's `applyWatermarkOption`, with every number checked.
 @Suite("Server: watermark option")
-struct WatermarkOptionTests {
-    func options(_ path: String) throws -> ProcessingOptions {
-        try ImageURLParser(signer: nil).parse("/x/\(path)/plain/http://example.com/a.png", now: 0).options
-    }
-
-    func status(_ path: String) -> Int? {
-        do {
-            _ = try options(path)
-            return nil
-        } catch let error as ImageServerError {
-            return error.status
-        } catch {
-            return -1
-        }
-    }
-
+struct WatermarkOptionTests: OptionParsing {
     @Test func parsesEveryArgument() throws {
         let full = try options("watermark:0.5:soea:10:-5:0.25").watermark
         #expect(full.opacity == 0.5)

@@ -107,24 +107,9 @@ import Testing
 
     // MARK: - Encoding
 
-    private func picture(width: Int, height: Int, alpha: Bool) -> Image {
-        let pixels = PixelBuffer(width: width, height: height) { output in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let index = (y * width + x) * 4
-                    output[index] = UInt8(x * 255 / (width - 1))
-                    output[index + 1] = UInt8(y * 255 / (height - 1))
-                    output[index + 2] = UInt8((x * 7 + y * 3) % 256)
-                    output[index + 3] = alpha ? UInt8((x + y) * 255 / (width + height - 2)) : 255
-                }
-            }
-        }
-        return Image(pixels: pixels)
-    }
-
     @Test(arguments: [false, true])
     func bmpRoundTripIsExact(alpha: Bool) throws {
-        let image = picture(width: 37, height: 23, alpha: alpha)
+        let image = Image.gradient(width: 37, height: 23, alpha: alpha)
         let data = try ImageCoders.default.encode(image, as: .bmp, options: .default)
         #expect(ImageFormat.sniff(data) == .bmp)
         // 24-bit under a 40-byte header when opaque; 32-bit BI_BITFIELDS under a V5 header with alpha.
@@ -138,7 +123,7 @@ import Testing
 
     @Test func bmpEmbedsTheProfileWhenAsked() throws {
         let profile = try Data(contentsOf: FormatsFixture.directory.appendingPathComponent("DisplayP3.icc"))
-        let source = picture(width: 9, height: 5, alpha: false)
+        let source = Image.gradient(width: 9, height: 5, alpha: false)
         let image = Image(frames: source.frames, colorProfile: profile)
         let data = try BMPCoder().encode(image, as: .bmp, options: EncodingOptions(embedsColorProfile: true))
         let decoded = try BMPCoder().decode(data, options: DecodingOptions(keepsColorProfile: true))
@@ -150,7 +135,7 @@ import Testing
 
     @Test(arguments: [(37, 23), (300, 20)])
     func icoRoundTripIsExact(width: Int, height: Int) throws {
-        let image = picture(width: width, height: height, alpha: true)
+        let image = Image.gradient(width: width, height: height, alpha: true)
         let data = try ImageCoders.default.encode(image, as: .ico, options: .default)
         #expect(ImageFormat.sniff(data) == .ico)
         #expect(data[6] == (width >= 256 ? 0 : UInt8(width)) && data[7] == UInt8(height))
@@ -162,8 +147,8 @@ import Testing
     }
 
     @Test func animationsEncodeTheirFirstFrame() throws {
-        let first = picture(width: 8, height: 6, alpha: false)
-        let second = picture(width: 8, height: 6, alpha: true)
+        let first = Image.gradient(width: 8, height: 6, alpha: false)
+        let second = Image.gradient(width: 8, height: 6, alpha: true)
         let animation = Image(frames: [first.frames[0], second.frames[0]])
         for format in [ImageFormat.bmp, .ico] {
             let data = try ImageCoders.default.encode(animation, as: format, options: .default)

@@ -113,3 +113,22 @@ struct MutationRandom {
         return value ^ (value >> 31)
     }
 }
+
+extension Image {
+    /// A `width`×`height` gradient whose every pixel differs from its neighbours, with a gradient of alpha when
+    /// `alpha`: what the coders' round trips encode and compare.
+    static func gradient(width: Int, height: Int, alpha: Bool) -> Image {
+        let pixels = PixelBuffer(width: width, height: height) { output in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let index = (y * width + x) * 4
+                    output[index] = UInt8(x * 255 / (width - 1))
+                    output[index + 1] = UInt8(y * 255 / (height - 1))
+                    output[index + 2] = UInt8((x * 7 + y * 3) % 256)
+                    output[index + 3] = alpha ? UInt8((x + y) * 255 / (width + height - 2)) : 255
+                }
+            }
+        }
+        return Image(pixels: pixels)
+    }
+}

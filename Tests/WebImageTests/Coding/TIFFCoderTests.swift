@@ -99,24 +99,9 @@ import Testing
 
     // MARK: - Encoding
 
-    private func picture(width: Int, height: Int, alpha: Bool) -> Image {
-        let pixels = PixelBuffer(width: width, height: height) { output in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let index = (y * width + x) * 4
-                    output[index] = UInt8(x * 255 / (width - 1))
-                    output[index + 1] = UInt8(y * 255 / (height - 1))
-                    output[index + 2] = UInt8((x * 7 + y * 3) % 256)
-                    output[index + 3] = alpha ? UInt8((x + y) * 255 / (width + height - 2)) : 255
-                }
-            }
-        }
-        return Image(pixels: pixels)
-    }
-
     @Test(arguments: [false, true])
     func roundTripIsExact(alpha: Bool) throws {
-        let image = picture(width: 37, height: 23, alpha: alpha)
+        let image = Image.gradient(width: 37, height: 23, alpha: alpha)
         let data = try ImageCoders.default.encode(image, as: .tiff, options: .default)
         #expect(ImageFormat.sniff(data) == .tiff)
         #expect(data.count < 37 * 23 * (alpha ? 4 : 3))
@@ -127,14 +112,14 @@ import Testing
     }
 
     @Test func largerImagesSpanSeveralStrips() throws {
-        let image = picture(width: 300, height: 200, alpha: true)
+        let image = Image.gradient(width: 300, height: 200, alpha: true)
         let data = try TIFFCoder().encode(image, as: .tiff, options: .default)
         #expect(try TIFFCoder().decode(data, options: .default).pixels == image.pixels)
     }
 
     @Test func profileIsEmbeddedWhenAsked() throws {
         let profile = try Data(contentsOf: FormatsFixture.directory.appendingPathComponent("DisplayP3.icc"))
-        let source = picture(width: 9, height: 5, alpha: true)
+        let source = Image.gradient(width: 9, height: 5, alpha: true)
         let image = Image(frames: source.frames, colorProfile: profile)
         let data = try TIFFCoder().encode(image, as: .tiff, options: EncodingOptions(embedsColorProfile: true))
         let kept = try TIFFCoder().decode(data, options: DecodingOptions(keepsColorProfile: true))

@@ -86,6 +86,13 @@ enum Settings {
     static let selfURL = Setting<String>("self", .text)
     static let peerForward = Setting<Bool>("peer-forward", .boolean)
 
+    // Watermark
+    static let watermarkData = Setting<String>("watermark-data", .text, imgproxy: ["IMGPROXY_WATERMARK_DATA"])
+    static let watermarkPath = Setting<String>("watermark-path", .text, imgproxy: ["IMGPROXY_WATERMARK_PATH"])
+    static let watermarkURL = Setting<String>("watermark-url", .text, imgproxy: ["IMGPROXY_WATERMARK_URL"])
+    static let watermarkOpacity = Setting<Double>(
+        "watermark-opacity", .number, imgproxy: ["IMGPROXY_WATERMARK_OPACITY"])
+
     /// Read with `IMGPROXY_PRESETS`: the separator of its presets instead of a comma.
     static let presetsSeparator = "IMGPROXY_PRESETS_SEPARATOR"
 
@@ -97,13 +104,12 @@ enum Settings {
         allowPrivateSources, allowLinkLocalSources, preset, presetsFile, autoWebP, autoAVIF, preferredFormats,
         cacheDir, noCache, noResultCache, memoryCacheSize, useS3, s3SourceEndpoint, s3SourceRegion, sharedStore,
         sharedStoreEndpoint, sharedStoreRegion, sharedStoreTimeout, purgeKey, peer, selfURL, peerForward,
+        watermarkData, watermarkPath, watermarkURL, watermarkOpacity,
     ]
 
     /// The `IMGPROXY_` variables read: those of the table and the presets' separator.
     static var imgproxyNames: Set<String> {
-        Set(
-            all.flatMap(\.names).filter { $0.hasPrefix("IMGPROXY_") } + [presetsSeparator]
-                + WatermarkOptions.imgproxyNames)
+        Set(all.flatMap(\.names).filter { $0.hasPrefix("IMGPROXY_") } + [presetsSeparator])
     }
 
     /// Throws for the first variable of the table whose value does not parse.

@@ -41,6 +41,8 @@ struct WatermarkServeTests {
         process.environment = ["IMGPROXY_WATERMARK_DATA": Self.base64, "PATH": "/usr/bin:/bin"]
         let output = Pipe()
         process.standardOutput = output
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
         defer {
             if process.isRunning { process.terminate() }
@@ -54,6 +56,10 @@ struct WatermarkServeTests {
         let image = try ImageCoders.default.decode(try Data(contentsOf: file), options: .default)
         #expect(image.pixels[0, 0] == WatermarkServerTests.green)
         #expect(image.pixels[30, 30] == RGBA(red: 255, green: 0, blue: 0))
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!log.contains("IMGPROXY_WATERMARK"), "a variable that is read is not named as ignored: \(log)")
         try await origin.shutdown()
     }
 }

@@ -19,12 +19,7 @@ struct ResultKey: Sendable, Hashable {
     let hex: String
 
     init(options: ProcessingOptions, source: String, format: ImageFormat?) {
-        self.init(
-            identity: [options.cacheIdentity, source, format?.name ?? "auto"].joined(separator: "|"), source: source)
-    }
-
-    init(identity: String, source: String) {
-        self.identity = identity
+        identity = [options.cacheIdentity, source, format?.name ?? "auto"].joined(separator: "|")
         self.source = source
         let digest = Array(SHA256.hash(data: Data(identity.utf8)))
         hex = Hex.string(digest)

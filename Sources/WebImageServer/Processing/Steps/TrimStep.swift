@@ -9,9 +9,8 @@ import WebImage
 /// the stored image too, as in imgproxy.
 struct TrimStep: ProcessingStep {
     func apply(to context: inout ProcessingContext) throws(ImageServerError) {
-        guard let trim = context.options.trim, context.image.frames.count == 1 else { return }
+        guard let trim = context.options.trim else { return }
         let pixels = context.image.pixels
-        guard pixels.width >= 3, pixels.height >= 3 else { return }
         let orientation = context.image.sourceOrientation
         let corner = Self.storedTopLeft(of: pixels.size, orientation: orientation)
         let cornerColor = pixels.isOpaque ? pixels[corner.x, corner.y] : Self.flattened(pixels[corner.x, corner.y])

@@ -81,7 +81,7 @@ struct ImageResponder: Sendable {
 
         // A memory hit answers at once, without the deadline's timer task.
         let result: StoredResult
-        let source: ResultSource
+        let source: CacheOutcome
         if let hit = store.memory.result(forKey: key) {
             (result, source) = (hit, .memory)
         } else if let forwarder, let owner = forwarder.owner(of: parsed, request: request),
@@ -95,13 +95,13 @@ struct ImageResponder: Sendable {
             return
         } else {
             (result, source) = try await withDeadline(configuration.limits.requestTimeout) {
-                () async throws(ImageServerError) -> (StoredResult, ResultSource) in
+                () async throws(ImageServerError) -> (StoredResult, CacheOutcome) in
                 try await store.result(for: key) { () async throws(ImageServerError) in
                     try await make(url: url, options: options, format: format)
                 }
             }
         }
-        outcome.cache = CacheOutcome(source)
+        outcome.cache = source
         headers[.contentType] = result.format.mimeType
         headers[.lastModified] = result.lastModifiedHeader
         headers[.contentDisposition] = disposition(parsed, format: result.format)

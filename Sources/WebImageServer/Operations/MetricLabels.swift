@@ -14,16 +14,6 @@ enum CacheOutcome: String, Sendable, CaseIterable {
     case forwarded
     /// Refused before any tier was asked.
     case none
-
-    /// The outcome of a result the store answered with.
-    init(_ source: ResultSource) {
-        switch source {
-        case .memory: self = .memory
-        case .disk: self = .disk
-        case .shared: self = .shared
-        case .miss: self = .miss
-        }
-    }
 }
 
 /// What went wrong at the origin, as the `kind` label of `webimage_origin_errors_total` says it.

@@ -27,7 +27,7 @@ final class ResultStore: Sendable {
 
     /// The cached result `key`, if any, without making it: memory, then disk, then the shared tier (a hit from a
     /// slower tier is kept in the faster ones).
-    func cached(_ key: ResultKey) async -> (StoredResult, ResultSource)? {
+    func cached(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
         if let hit = memory.result(forKey: key) { return (hit, .memory) }
         if let entry = await disk?.entry(forKey: key.hex) {
             let metadata = entry.metadata
@@ -62,7 +62,7 @@ final class ResultStore: Sendable {
     /// The result `key`: cached, joined from a run in flight, or made by `make` (once for all callers).
     func result(
         for key: ResultKey, make: @escaping @Sendable () async throws(ImageServerError) -> ProcessedImage
-    ) async throws(ImageServerError) -> (StoredResult, ResultSource) {
+    ) async throws(ImageServerError) -> (StoredResult, CacheOutcome) {
         if let hit = await cached(key) { return hit }
         let stored = try await runs.value(for: key, subscriber: WorkSubscriber(priority: .normal)) { key, _ in
             { () async -> Result<StoredResult, ImageServerError> in

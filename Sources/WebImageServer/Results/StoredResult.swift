@@ -20,8 +20,3 @@ struct StoredResult: Sendable {
         lastModifiedHeader = HTTPDate.string(lastModified)
     }
 }
-
-/// Where a result came from, for the metrics, the request log and the `cache` label.
-enum ResultSource: String, Sendable {
-    case memory, disk, shared, miss
-}

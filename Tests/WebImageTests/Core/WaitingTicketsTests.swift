@@ -2,9 +2,9 @@ import Testing
 
 @testable import WebImage
 
-/// The download queue's heap against a plain model (a linear scan for the best waiting ticket), through thousands
+/// The admission queue's heap against a plain model (a linear scan for the best waiting ticket), through thousands
 /// of random inserts, cancellations, priority changes and pops, with the stale-entry sweeps they trigger.
-@Suite("Loading: waiting downloads heap")
+@Suite("Core: waiting tickets heap")
 struct WaitingTicketsTests {
     private let priorities: [ImageLoadPriority] = [.low, .normal, .high]
 
@@ -16,7 +16,7 @@ struct WaitingTicketsTests {
         }?.key
     }
 
-    /// Pops until a current entry comes out, as `DownloadQueue.admit` does.
+    /// Pops until a current entry comes out, as `AdmissionQueue.admit` does.
     private func popCurrent(_ heap: inout WaitingTickets, _ waiting: [Int: ImageLoadPriority]) -> Int? {
         while let entry = heap.popFirst() {
             if waiting[entry.ticket] == entry.priority { return entry.ticket }

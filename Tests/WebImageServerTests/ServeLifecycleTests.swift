@@ -92,11 +92,11 @@ struct ServeLifecycleTests {
     @Test func unsupportedImgproxyVariablesAreNamedInOneWarningLine() throws {
         let (status, error) = try Self.run(
             ["--workers", "0"],
-            environment: ["IMGPROXY_ENFORCE_AVIF": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60"])
+            environment: ["IMGPROXY_USE_GCS": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60"])
         #expect(status == 64)
         let lines = error.split(separator: "\n").filter { $0.contains("not supported") }
         #expect(lines.count == 1, "\(error)")
-        #expect(lines.first?.hasSuffix(": IMGPROXY_ENFORCE_AVIF, IMGPROXY_ZZ_TYPO (unknown)") == true, "\(error)")
+        #expect(lines.first?.hasSuffix(": IMGPROXY_USE_GCS, IMGPROXY_ZZ_TYPO (unknown)") == true, "\(error)")
     }
 
     @Test func sigtermFinishesTheRequestInFlightFlushesTheCacheAndExits0() async throws {

@@ -154,6 +154,18 @@ struct ParityServerTests {
         }
     }
 
+    @Test func enforceThumbnailDecodesAHEICsEmbeddedThumbnail() async throws {
+        try await ServerHarness.run { harness in
+            let path = "/fixtures/formats/images/heic_thumb.heic"
+            let full = try await harness.get(harness.url("f:png", path))
+            #expect(try ServerHarness.image(full).size == PixelSize(width: 128, height: 96))
+            let thumbnail = try await harness.get(harness.url("eth:1/f:png", path))
+            #expect(try ServerHarness.image(thumbnail).size == PixelSize(width: 32, height: 24))
+            let plain = try await harness.get(harness.url("eth:1/f:png", "/fixtures/formats/images/heic_rgb.heic"))
+            #expect(try ServerHarness.image(plain).size == PixelSize(width: 128, height: 96), "none: the full image")
+        }
+    }
+
     @Test func enforcedWebPWinsOverTheURLsFormat() async throws {
         try await ServerHarness.run(configure: { $0.enforcesWebP = true }) { harness in
             let webp = try await harness.get(

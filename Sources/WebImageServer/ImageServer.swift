@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import WebImage
@@ -54,6 +55,9 @@ public final class ImageServer: Sendable {
         let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in
             try WatermarkProvider(watermark, fetcher: fetcher, coders: ImageCoders.default, limits: limits)
         }
+        let fallback = try configuration.fallbackImage.map { image throws(ImageServerConfigurationError) in
+            try FallbackImage(image, fetcher: fetcher, coders: ImageCoders.default)
+        }
         let store = ResultStore(disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore)
         purge = configuration.purgeKey.map {
             PurgeResponder(
@@ -61,14 +65,17 @@ public final class ImageServer: Sendable {
                 peers: configuration.peers, logger: configuration.logger)
         }
         responder = ImageResponder(
-            parser: ImageURLParser(signer: configuration.signer, presets: configuration.presets),
+            parser: ImageURLParser(
+                signer: configuration.signer, presets: configuration.presets,
+                defaults: configuration.optionDefaults, rules: configuration.optionRules),
             policy: policy,
             fetcher: fetcher,
             store: store,
             processor: ImageProcessor(
                 coders: ImageCoders.default, limits: limits,
-                formats: FormatChoice(preferred: configuration.preferredFormats)),
+                formats: FormatChoice(preferred: configuration.preferredFormats), encoder: configuration.encoder),
             watermarks: watermarks,
+            fallback: fallback,
             gate: ProcessingGate(
                 slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
                 metrics: metrics, whenIdle: configuration.whenIdle),
@@ -111,14 +118,21 @@ public final class ImageServer: Sendable {
         group.head("**", use: image)
     }
 
-    /// An application serving only this server's routes on `host:port` (port 0 picks a free one).
+    /// An application serving only this server's routes on `host:port` (port 0 picks a free one), accepting at most
+    /// ``ImageServerConfiguration/maxClients`` connections at once.
     public func makeApplication(
         host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
         addRoutes(to: router)
+        // imgproxy's `IMGPROXY_MAX_CLIENTS` is a limit on open connections (Go's `netutil.LimitListener`): beyond it,
+        // connections wait to be accepted until one closes.
+        let clients = configuration.maxClients
         return Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            router: router,
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: nil,
+                availableConnectionsDelegate: clients > 0 ? MaximumAvailableConnections(clients) : nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: configuration.logger)
     }

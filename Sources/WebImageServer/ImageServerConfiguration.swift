@@ -43,6 +43,27 @@ public struct ImageServerConfiguration: Sendable {
     /// order (imgproxy's `IMGPROXY_PREFERRED_FORMATS`): an animation takes the first that animates, an image with
     /// alpha the first with alpha. Default JPEG, PNG, GIF; formats the server cannot write are ignored.
     public var preferredFormats = FormatChoice.imgproxyDefault
+    /// Answer WebP whenever the client's `Accept` has `image/webp`, even when the URL names another format
+    /// (imgproxy's `IMGPROXY_ENFORCE_WEBP`; it implies ``autoWebP``). Default off.
+    public var enforcesWebP = false
+    /// Answer AVIF whenever the client's `Accept` has `image/avif`, even when the URL names another format, before
+    /// WebP (imgproxy's `IMGPROXY_ENFORCE_AVIF`; it implies ``autoAVIF``). Default off.
+    public var enforcesAVIF = false
+    /// The options every request starts from before its presets and URL options: imgproxy's settings of their
+    /// defaults (`IMGPROXY_STRIP_METADATA`, `IMGPROXY_KEEP_COPYRIGHT`, `IMGPROXY_STRIP_COLOR_PROFILE`,
+    /// `IMGPROXY_AUTO_ROTATE`, `IMGPROXY_ENFORCE_THUMBNAIL`, `IMGPROXY_RETURN_ATTACHMENT`,
+    /// `IMGPROXY_SKIP_PROCESSING_FORMATS`). Default: imgproxy's defaults.
+    public var optionDefaults = ProcessingOptions()
+    /// Which options URLs may use: the allowed options, only presets, the security options.
+    public var optionRules = OptionRules()
+    /// The default qualities and the encoders' settings.
+    public var encoder = EncoderSettings()
+    /// The image answered, processed with the request's options, when the source cannot be loaded or decoded
+    /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`); `nil` (the default) answers the error.
+    public var fallbackImage: FallbackImageConfiguration?
+    /// The most connections served at once (imgproxy's `IMGPROXY_MAX_CLIENTS`); more wait to be accepted until one
+    /// closes. Default 2048, as imgproxy's; 0 = no limit.
+    public var maxClients = 2048
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly
@@ -93,10 +114,21 @@ public struct ImageServerConfiguration: Sendable {
                 "preferred-formats", "has \(format.name), which the server cannot write")
         }
         try watermark?.validate()
+        try encoder.validate()
+        if !optionRules.allowsSecurityOptions, let name = presets.firstUsingSecurityOptions {
+            throw ImageServerConfigurationError(
+                "preset", "\(name) uses a security option, which needs --allow-security-options")
+        }
+        try fallbackImage?.validate()
+        try ImageServerConfigurationError.check(maxClients, in: 0...1_000_000, "max-clients", "must be 0 or more")
         if forwardsToOwner, selfURL == nil || peers.isEmpty {
             throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")
         }
     }
+
+    /// The format imgproxy's name `name` stands for (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`, `heic`, `svg`…),
+    /// whether the server writes it or not; `nil` for a name imgproxy does not know.
+    public static func format(named name: String) -> ImageFormat? { OutputFormat.byName[name.lowercased()] }
 
     /// The format imgproxy's name `name` stands for (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`), when the server
     /// can write it; `nil` otherwise.

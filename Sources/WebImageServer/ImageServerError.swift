@@ -11,6 +11,11 @@ public struct ImageServerError: Error, Sendable, Hashable, CustomStringConvertib
     public let retryAfter: Int?
     /// What went wrong at the origin, for the metrics; `nil` when the origin was not at fault.
     var originFailure: OriginFailure?
+    /// Whether the source's bytes could not be read as an image (a decoding failure).
+    var isUnreadableSource = false
+
+    /// Whether the source could not be loaded or decoded: the failures a fallback image answers for.
+    var isSourceFailure: Bool { (originFailure.map { $0 != .cancelled } ?? false) || isUnreadableSource }
 
     /// Creates an error; `retryAfter` becomes a `Retry-After` header.
     public init(status: Int, _ message: String, retryAfter: Int? = nil) {

@@ -8,6 +8,10 @@ public struct ServerLimits: Sendable, Hashable {
     public var maxSourceResolution = 50_000_000
     /// The most animation frames kept; later frames are dropped, as imgproxy does. Default 100.
     public var maxAnimationFrames = 100
+    /// The most pixels of one animation frame (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`): above 0, an
+    /// animation is checked frame by frame against it instead of as a whole against ``maxSourceResolution``.
+    /// Default 0, as in imgproxy.
+    public var maxAnimationFrameResolution = 0
     /// The longest side of a result; larger results are scaled down to it, as imgproxy's `max_result_dimension`.
     /// Default 8192; 0 disables the limit, as in imgproxy.
     public var maxResultDimension = 8192
@@ -40,6 +44,9 @@ public struct ServerLimits: Sendable, Hashable {
             maxSourceResolution, in: 1...10_000_000_000, "max-src-resolution",
             "must be between 0 and 10000 megapixels")
         try Check.check(maxAnimationFrames, in: 1...Int.max, "max-animation-frames", "must be positive")
+        try Check.check(
+            maxAnimationFrameResolution, in: 0...10_000_000_000, "max-animation-frame-resolution",
+            "must be between 0 and 10000 megapixels")
         try Check.check(maxResultDimension, in: 0...65_535, "max-result-dimension", "must be between 0 and 65535")
         try Check.check(maxRedirects, in: 0...100, "max-redirects", "must be between 0 and 100")
         for (timeout, setting) in [

@@ -50,6 +50,12 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Quality for JPEG and lossy WebP output, 1 to 100.")
     var quality: Int = 80
 
+    @Flag(help: "Write a progressive JPEG or an interlaced PNG.")
+    var progressive = false
+
+    @Option(help: "Write a PNG as a palette of at most this many colours, 2 to 256 (libimagequant, dithered).")
+    var paletteColors: Int?
+
     @OptionGroup var transforms: TransformOptions
 
     @OptionGroup var cache: CacheOptions
@@ -76,6 +82,9 @@ struct FetchCommand: AsyncParsableCommand {
     func validate() throws {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be from 1 to 100, not \(quality)") }
+        if let paletteColors, !(2...256).contains(paletteColors) {
+            throw ValidationError("--palette-colors must be from 2 to 256, not \(paletteColors)")
+        }
         if noCache && cache.cacheDir != nil { throw ValidationError("give either --cache-dir or --no-cache, not both") }
     }
 
@@ -146,7 +155,8 @@ struct FetchCommand: AsyncParsableCommand {
             }
             return FetchJob(
                 source: source, request: request, output: outputPath(for: source, format: explicit),
-                outputFormat: explicit, quality: quality)
+                outputFormat: explicit,
+                encoding: EncodingOptions(quality: quality, progressive: progressive, paletteColors: paletteColors))
         }
     }
 

@@ -26,7 +26,8 @@ struct FetchJob: Sendable {
     let request: Result<ImageRequest, WebImageError>
     let output: String?
     let outputFormat: ImageFormat?
-    let quality: Int
+    /// How the output is encoded (the first frame only where its format cannot animate).
+    let encoding: EncodingOptions
 
     func run(with manager: ImageManager) async throws(WebImageError) -> Report {
         let result = try await manager.image(for: try request.get())
@@ -48,7 +49,8 @@ struct FetchJob: Sendable {
         else {
             throw WebImageError(.invalidArgument, "cannot tell an output format from '\(url.lastPathComponent)'")
         }
-        let options = EncodingOptions(quality: quality, firstFrameOnly: !format.supportsAnimation)
+        var options = encoding
+        options.firstFrameOnly = !format.supportsAnimation
         let encoded = try ImageCoders.default.encode(image, as: format, options: options)
         do {
             try encoded.write(to: url, options: .atomic)

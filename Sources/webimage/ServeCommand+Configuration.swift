@@ -20,6 +20,7 @@ extension ServeCommand {
     func makeSetup() throws -> ServeSetup {
         try Settings.check()
         var configuration = ImageServerConfiguration()
+        configuration.logger = try parity.resolvedLogFormat().logger(label: "webimage.serve")
         if let level = try Settings.logLevel.resolve(parsing: logLevel) {
             configuration.logger.logLevel = level
         }
@@ -57,6 +58,8 @@ extension ServeCommand {
             allowsLinkLocal: try Settings.allowLinkLocalSources.resolve(switch: allowLinkLocalSources))
         try cluster.apply(to: &configuration)
         try watermark.apply(to: &configuration)
+        try encoding.apply(to: &configuration)
+        try parity.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10

@@ -140,6 +140,10 @@ struct ServeCommand: AsyncParsableCommand {
     var cluster: ClusterOptions
     @OptionGroup(title: "Watermark")
     var watermark: WatermarkOptions
+    @OptionGroup(title: "Encoding and option defaults")
+    var encoding: EncoderOptions
+    @OptionGroup(title: "URL rules, fallback image, clients and logs")
+    var parity: ParityOptions
 
     func run() async throws {
         let setup = try makeSetup()

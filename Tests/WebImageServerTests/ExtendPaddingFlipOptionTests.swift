@@ -40,7 +40,7 @@ struct ExtendPaddingFlipOptionTests: OptionParsing {
         #expect(try options("pd:5::9").padding == Padding(top: 5, right: 5, bottom: 9, left: 5))
         #expect(try options("pd:5/pd::2").padding == Padding(top: 5, right: 2, bottom: 5, left: 2))
         #expect(try options("pd:0").padding.isEnabled == false)
-        for bad in ["pd:-1", "pd:1.5", "pd:1e9", "pd:1:2:3:4:5", "pd:x", "pd:1:-2", "pd:2000000000", "pd:0x10"] {
+        for bad in ["pd:-1", "pd:1.5", "pd:1e9", "pd:1:2:3:4:5", "pd:x", "pd:1:-2", "pd:0x10"] {
             #expect(status(bad) == 404, "\(bad)")
         }
     }

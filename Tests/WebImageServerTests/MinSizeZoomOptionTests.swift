@@ -24,7 +24,7 @@ import WebImage
         #expect((both.zoomWidth, both.zoomHeight) == (1.5, 1.5), "one factor zooms both axes")
         let each = try Self.options("zoom:2:0.5")
         #expect((each.zoomWidth, each.zoomHeight) == (2, 0.5))
-        for bad in ["z:0", "z:-1", "z:nan", "z:1:2:3", "z:x", "mw:-1", "mw:1.5", "mh:2000000000", "mw:1:2"] {
+        for bad in ["z:0", "z:-1", "z:nan", "z:1:2:3", "z:x", "mw:-1", "mw:1.5", "mw:1:2"] {
             #expect(throws: ImageServerError.self, "\(bad)") { try Self.options(bad) }
         }
     }

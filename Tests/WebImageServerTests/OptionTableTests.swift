@@ -7,7 +7,12 @@ import WebImage
 /// all follow from it. Every entry is checked through the server's URL parser with its sample arguments.
 @Suite("Server: the option table")
 struct OptionTableTests {
-    static let parser = ImageURLParser(signer: nil)
+    /// The parser, taking the security options too so that their entries are checked like the others.
+    static let parser: ImageURLParser = {
+        var rules = OptionRules()
+        rules.allowsSecurityOptions = true
+        return ImageURLParser(signer: nil, rules: rules)
+    }()
     static let source = "http://e.example/a.jpg"
 
     /// The options of a URL with these option segments.

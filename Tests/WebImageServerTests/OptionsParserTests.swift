@@ -148,8 +148,8 @@ struct OptionsParserTests {
 
     @Test(arguments: [
         "w:nan", "w:inf", "w:-1", "w:1e3", "w:99999999999999999999", "w:0x10", "w:", "w:1:2", "h:1.5",
-        "dpr:0", "dpr:-1", "dpr:nan", "dpr:inf", "dpr:1e400", "dpr:0x1p3", "bl:-1", "bl:inf", "sh:nan",
-        "c:-5", "c:inf", "g:ce:nan", "g:ce:inf:0", "rot:45", "rot:abc", "rt:stretch", "rs:huge", "q:101",
+        "dpr:0", "dpr:-1", "dpr:nan", "dpr:inf", "dpr:1e400", "dpr:0x10", "bl:-1", "bl:inf", "sh:nan",
+        "c:-5", "c:nan", "g:ce:nan", "g:ce:inf:0", "rot:45", "rot:abc", "rt:stretch", "rs:huge", "q:101",
         "unknown:1", "padding:-10", "rs:fit:1:2:3:4:5:6:7:8", "ex:1:ce:1:2:3",
     ])
     func badArgumentsAre404NamingTheOption(path: String) {
@@ -168,7 +168,7 @@ struct OptionsParserTests {
         #expect(throws: ImageServerError(status: 404, "invalid dpr argument \"nan\": expected a positive number")) {
             try options("dpr:nan")
         }
-        #expect(throws: ImageServerError(status: 404, "unknown processing option skp")) { try options("skp:jpg") }
+        #expect(throws: ImageServerError(status: 404, "unknown processing option zz")) { try options("zz:1") }
         #expect(throws: ImageServerError(status: 404, "unknown preset p1")) { try options("pr:p1") }
     }
 

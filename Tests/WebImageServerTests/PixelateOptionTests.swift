@@ -52,7 +52,7 @@ struct PixelateOptionTests: OptionParsing {
     }
 
     @Test(arguments: [
-        "pix:-1", "pix:1.5", "pix:nan", "pix:inf", "pix:1e3", "pix:0x10", "pix:", "pix:abc", "pix:1073741825",
+        "pix:-1", "pix:1.5", "pix:nan", "pix:inf", "pix:1e3", "pix:0x10", "pix:", "pix:abc",
         "pix:99999999999999999999", "pix:-9223372036854775808", "pix:8:9",
     ])
     func refusesEveryBadArgument(path: String) {

@@ -67,14 +67,18 @@ struct ServeCommandTests {
         #expect(port > 0)
         let base = "http://127.0.0.1:\(port)"
 
-        #expect(try Self.curl([base + "/health"]).hasPrefix("OK"))
+        // curl runs off the cooperative threads, which the origin in this process needs to answer the server.
+        let curl = { (arguments: [String]) async throws -> String in
+            try await ServeLifecycleTests.offPool { Result { try Self.curl(arguments) } }.get()
+        }
+        #expect(try await curl([base + "/health"]).hasPrefix("OK"))
         let path = "/pr:small/plain/" + origin.url("/fixtures/corpus/images/gen_alpha.png").absoluteString + "@png"
         let signature = try Self.sign(path)
-        let headers = try Self.curl(["-D", "-", "-o", "/dev/null", base + "/" + signature + path])
+        let headers = try await curl(["-D", "-", "-o", "/dev/null", base + "/" + signature + path])
         #expect(headers.hasPrefix("HTTP/1.1 200"), "\(headers)")
         #expect(headers.lowercased().contains("content-type: image/png"))
         #expect(headers.lowercased().contains("cache-control: max-age=123, public"))
-        let refused = try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/insecure" + path])
+        let refused = try await curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/insecure" + path])
         #expect(refused == "403")
         try await origin.shutdown()
     }

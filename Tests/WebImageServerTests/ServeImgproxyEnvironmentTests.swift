@@ -12,9 +12,10 @@ struct ServeImgproxyEnvironmentTests {
     static let (oldKey, oldSalt) = ("00112233", "44556677")
     static let (newKey, newSalt) = ("8899aabb", "ccddeeff")
 
-    /// What an imgproxy deployment sets, with a second key and salt pair for rotation and two variables the server
-    /// does not support (`IMGPROXY_ENFORCE_WEBP`, `IMGPROXY_QUALITY`) and a misspelt one.
-    static func environment(cache: URL) -> [String: String] {
+    /// What an imgproxy deployment sets, with a second key and salt pair for rotation, qualities, encoders, option
+    /// rules, a fallback image, JSON logs, and two variables the server does not support (`IMGPROXY_USE_GCS`,
+    /// `IMGPROXY_JPEG_TRELLIS_QUANT`) and a misspelt one.
+    static func environment(cache: URL, fallback: URL) -> [String: String] {
         [
             "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path, "IMGPROXY_BIND": "127.0.0.1:0",
             "IMGPROXY_KEY": "\(oldKey),\(newKey)", "IMGPROXY_SALT": "\(oldSalt),\(newSalt)",
@@ -26,6 +27,14 @@ struct ServeImgproxyEnvironmentTests {
             "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true", "IMGPROXY_PRESETS": "thumb=rs:fit:32:32,big=w:100",
             "IMGPROXY_PREFERRED_FORMATS": "png,jpeg", "IMGPROXY_AUTO_WEBP": "false", "IMGPROXY_LOG_LEVEL": "info",
             "IMGPROXY_ENFORCE_WEBP": "true", "IMGPROXY_QUALITY": "80", "IMGPROXY_MAX_SRC_RESOLUTON": "1",
+            "IMGPROXY_FORMAT_QUALITY": "jpeg=70,webp=60", "IMGPROXY_PNG_QUANTIZE": "true",
+            "IMGPROXY_PNG_QUANTIZATION_COLORS": "16", "IMGPROXY_JPEG_PROGRESSIVE": "true",
+            "IMGPROXY_RETURN_ATTACHMENT": "true", "IMGPROXY_KEEP_COPYRIGHT": "false",
+            "IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "pr,w,msr,raw,skp", "IMGPROXY_ALLOW_SECURITY_OPTIONS": "true",
+            "IMGPROXY_SKIP_PROCESSING_FORMATS": "gif", "IMGPROXY_FALLBACK_IMAGE_PATH": fallback.path,
+            "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "0", "IMGPROXY_FALLBACK_IMAGE_TTL": "60",
+            "IMGPROXY_MAX_CLIENTS": "64", "IMGPROXY_LOG_FORMAT": "json", "IMGPROXY_USE_GCS": "false",
+            "IMGPROXY_JPEG_TRELLIS_QUANT": "true",
         ]
     }
 
@@ -35,10 +44,16 @@ struct ServeImgproxyEnvironmentTests {
         try await origin.start()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wis-imgproxy-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let fallback = cache.appendingPathComponent("fallback.png")
+        try ImageCoders.default.encode(
+            Image(pixels: PixelBuffer(width: 8, height: 8, filledWith: RGBA(red: 0, green: 255, blue: 0))), as: .png,
+            options: .default
+        ).write(to: fallback)
         let process = Process()
         process.executableURL = executable
         process.arguments = ["serve"]
-        process.environment = Self.environment(cache: cache)
+        process.environment = Self.environment(cache: cache, fallback: fallback)
         let (output, errors) = (Pipe(), Pipe())
         process.standardOutput = output
         process.standardError = errors
@@ -65,8 +80,21 @@ struct ServeImgproxyEnvironmentTests {
         #expect(thumb.headers["access-control-allow-origin"] == "https://app.example")
         #expect(thumb.headers["access-control-allow-methods"] == "GET, OPTIONS")
         #expect(thumb.headers["content-type"] == "image/png")
+        #expect(thumb.headers["content-disposition"]?.hasPrefix("attachment;") == true, "IMGPROXY_RETURN_ATTACHMENT")
+        #expect(thumb.data[25] == 3, "IMGPROXY_PNG_QUANTIZE: an indexed PNG")
         let decoded = try ImageCoders.default.decode(thumb.data, options: .default)
         #expect(max(decoded.width, decoded.height) <= 32, "the preset applies: \(decoded.width)x\(decoded.height)")
+
+        // IMGPROXY_ENFORCE_WEBP: WebP for a client that takes it, whatever the URL's format.
+        let webp = try await Self.get(signed("w:10", image), headers: authorized + [("Accept", "image/webp")])
+        #expect(webp.headers["content-type"] == "image/webp" && webp.headers["vary"] == "Accept")
+        // IMGPROXY_ALLOWED_PROCESSING_OPTIONS and IMGPROXY_ALLOW_SECURITY_OPTIONS.
+        #expect(try await Self.get(signed("h:10", image), headers: authorized).status == 404)
+        #expect(try await Self.get(signed("msr:0.0001", image), headers: authorized).status == 422)
+        // The fallback image, at the failure's status, with its TTL.
+        let missing = try await Self.get(signed("w:4", "/fixtures/none.png"), headers: authorized)
+        #expect(missing.status == 404 && missing.headers["cache-control"] == "max-age=60, public")
+        #expect(try ImageCoders.default.decode(missing.data, options: .default).width == 4)
 
         // The secret is required (health is not); an unsigned URL is refused; so is a source outside the list.
         let noSecret = try await Self.get(signed("pr:thumb", image))
@@ -91,8 +119,12 @@ struct ServeImgproxyEnvironmentTests {
         let warnings = log.split(separator: "\n").filter { $0.contains("not supported") }
         #expect(warnings.count == 1, "\(log)")
         #expect(
-            warnings.first?.hasSuffix(
-                "IMGPROXY_ENFORCE_WEBP, IMGPROXY_MAX_SRC_RESOLUTON (unknown), IMGPROXY_QUALITY") == true, "\(log)")
+            warnings.first?.contains(
+                "ignored: IMGPROXY_JPEG_TRELLIS_QUANT, IMGPROXY_MAX_SRC_RESOLUTON (unknown), IMGPROXY_USE_GCS\"")
+                == true,
+            "\(log)")
+        #expect(warnings.first?.hasPrefix("{\"time\":\"") == true, "IMGPROXY_LOG_FORMAT=json: \(log)")
+        #expect(log.contains("\"msg\":\"request\""), "the request lines are JSON too")
         try await origin.shutdown()
     }
 

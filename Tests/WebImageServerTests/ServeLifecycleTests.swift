@@ -23,6 +23,14 @@ struct ServeLifecycleTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// ``run(_:environment:)`` on a Dispatch thread: the wait for the child process blocks no cooperative thread,
+    /// which the origins of the suites running alongside need.
+    static func runOffPool(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> (status: Int32, error: String) {
+        try await offPool { Result { try run(arguments, environment: environment) } }.get()
+    }
+
     /// The port in the `listening on http://HOST:PORT` line a started `webimage serve` wrote to `output`.
     static func port(of output: Pipe) throws -> Int {
         let text = ServeCommandTests.firstLine(of: output)
@@ -50,10 +58,20 @@ struct ServeLifecycleTests {
         (["--memory-cache-size", "9223372036854775807"], "--memory-cache-size"),
         (["--max-src-resolution", "1e300"], "--max-src-resolution"), (["--queue-timeout", "1e300"], "--queue-timeout"),
         (["--max-result-dimension", "-1"], "--max-result-dimension"), (["--max-redirects", "101"], "--max-redirects"),
-        (["--log-level", "loud"], "--log-level"),
+        (["--log-level", "loud"], "--log-level"), (["--log-format", "xml"], "--log-format"),
+        (["--webp-compression", "tiny"], "--webp-compression"), (["--format-quality", "jpeg"], "--format-quality"),
+        (["--format-quality", "jpeg=101"], "--format-quality"), (["--quality", "0"], "--quality"),
+        (["--png-quantization-colors", "1"], "--png-quantization-colors"), (["--avif-speed", "10"], "--avif-speed"),
+        (["--skip-processing-formats", "jpeg,bogus"], "--skip-processing-formats"),
+        (["--fallback-image-path", "/nonexistent/fallback.png"], "--fallback-image-path"),
+        (["--fallback-image-data", "bm9wZQ=="], "--fallback-image-data"),
+        (["--fallback-image-data", "%%%"], "--fallback-image-data"),
+        (["--fallback-image-url", "ftp://a.example/x.png"], "--fallback-image-url"),
+        (["--preset", "big=mrd:10000"], "--allow-security-options"), (["--max-clients", "-1"], "--max-clients"),
+        (["--max-animation-frame-resolution", "-1"], "--max-animation-frame-resolution"),
     ])
-    func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) throws {
-        let (status, error) = try Self.run(arguments)
+    func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) async throws {
+        let (status, error) = try await Self.runOffPool(arguments)
         #expect(status == 64, "\(arguments): \(error)")
         #expect(error.contains(mentions), "\(error)")
     }
@@ -62,9 +80,11 @@ struct ServeLifecycleTests {
         ("WEBIMAGE_PORT", "abc"), ("WEBIMAGE_AUTO_WEBP", "maybe"), ("WEBIMAGE_MALLOC", "jemalloc"),
         ("WEBIMAGE_TIMEOUT", "soon"), ("IMGPROXY_TTL", "1y"), ("IMGPROXY_BIND", "localhost"),
         ("IMGPROXY_AUTO_WEBP", "maybe"), ("IMGPROXY_LOG_LEVEL", "loud"), ("IMGPROXY_MAX_SRC_RESOLUTION", "big"),
+        ("IMGPROXY_LOG_FORMAT", "xml"), ("IMGPROXY_QUALITY", "high"), ("IMGPROXY_ENFORCE_WEBP", "maybe"),
+        ("IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "ok"), ("IMGPROXY_MAX_CLIENTS", "many"),
     ])
-    func environmentValuesThatDoNotParseExit64(name: String, value: String) throws {
-        let (status, error) = try Self.run([], environment: [name: value])
+    func environmentValuesThatDoNotParseExit64(name: String, value: String) async throws {
+        let (status, error) = try await Self.runOffPool([], environment: [name: value])
         #expect(status == 64, "\(name)=\(value): \(error)")
         #expect(error.contains(name), "\(error)")
     }
@@ -83,20 +103,32 @@ struct ServeLifecycleTests {
             "AWS_ACCESS_KEY_ID"
         ),
     ])
-    func imgproxysVariablesAreReadAfterWebimagesAndTheFlags(environment: [String: String], mentions: String) throws {
-        let (status, error) = try Self.run(["--peer-forward"], environment: environment)
+    func imgproxysVariablesAreReadAfterWebimagesAndTheFlags(
+        environment: [String: String], mentions: String
+    ) async throws {
+        let (status, error) = try await Self.runOffPool(["--peer-forward"], environment: environment)
         #expect(status == 64, "\(environment): \(error)")
         #expect(error.contains(mentions), "\(environment): \(error)")
     }
 
-    @Test func unsupportedImgproxyVariablesAreNamedInOneWarningLine() throws {
-        let (status, error) = try Self.run(
+    @Test func structuredLogsAreKeyValueLines() async throws {
+        let (status, error) = try await Self.runOffPool(
+            ["--workers", "0", "--log-format", "structured"], environment: ["IMGPROXY_USE_GCS": "1"])
+        #expect(status == 64)
+        let line = error.split(separator: "\n").first { $0.contains("not supported") }
+        #expect(line?.hasPrefix("time=") == true, "\(error)")
+        let expected = " level=warn msg=\"imgproxy settings not supported, ignored: IMGPROXY_USE_GCS\""
+        #expect(line?.contains(expected) == true, "\(error)")
+    }
+
+    @Test func unsupportedImgproxyVariablesAreNamedInOneWarningLine() async throws {
+        let (status, error) = try await Self.runOffPool(
             ["--workers", "0"],
-            environment: ["IMGPROXY_ENFORCE_AVIF": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60"])
+            environment: ["IMGPROXY_USE_GCS": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60"])
         #expect(status == 64)
         let lines = error.split(separator: "\n").filter { $0.contains("not supported") }
         #expect(lines.count == 1, "\(error)")
-        #expect(lines.first?.hasSuffix(": IMGPROXY_ENFORCE_AVIF, IMGPROXY_ZZ_TYPO (unknown)") == true, "\(error)")
+        #expect(lines.first?.hasSuffix(": IMGPROXY_USE_GCS, IMGPROXY_ZZ_TYPO (unknown)") == true, "\(error)")
     }
 
     @Test func sigtermFinishesTheRequestInFlightFlushesTheCacheAndExits0() async throws {

@@ -45,10 +45,14 @@ struct ServerMountTests {
         try await ServerHarness.run { harness in
             let low = try await harness.get(harness.url("q:5", "/geometry.png", ext: "jpg")).body.readableBytes
             let high = try await harness.get(harness.url("q:100", "/geometry.png", ext: "jpg")).body.readableBytes
-            let perFormat = try await harness.get(harness.url("q:100/fq:jpg:5", "/geometry.png", ext: "jpg")).body
+            let perFormat = try await harness.get(harness.url("fq:jpg:5", "/geometry.png", ext: "jpg")).body
+                .readableBytes
+            // imgproxy's order: the URL's `quality` wins over its `format_quality`.
+            let both = try await harness.get(harness.url("q:100/fq:jpg:5", "/geometry.png", ext: "jpg")).body
                 .readableBytes
             #expect(low < high)
             #expect(perFormat == low)
+            #expect(both == high)
         }
     }
 }

@@ -18,7 +18,7 @@ struct ServerStatusTests {
 
     @Test func badOptionsArgumentsPresetsAndFormatsAre404NamingThem() async throws {
         try await ServerHarness.run { harness in
-            Self.expectError(try await harness.get(harness.url("skp:jpg", "/geometry.png")), 404, mentions: "skp")
+            Self.expectError(try await harness.get(harness.url("zz:jpg", "/geometry.png")), 404, mentions: "zz")
             Self.expectError(try await harness.get(harness.url("w:abc", "/geometry.png")), 404, mentions: "width")
             Self.expectError(try await harness.get(harness.url("dpr:nan", "/geometry.png")), 404, mentions: "dpr")
             Self.expectError(try await harness.get(harness.url("pr:nope", "/geometry.png")), 404, mentions: "nope")

@@ -40,7 +40,7 @@ struct WatermarkOptionTests: OptionParsing {
     }
 
     @Test(arguments: [
-        "wm:", "wm:1.5", "wm:-0.1", "wm:nan", "wm:NaN", "wm:inf", "wm:-Infinity", "wm:1e400", "wm:0x1p-1",
+        "wm:", "wm:1.5", "wm:-0.1", "wm:nan", "wm:NaN", "wm:inf", "wm:-Infinity", "wm:1e400", "wm:0x1",
         "wm:0.5x", "wm:1:sm", "wm:1:fp", "wm:1:ch", "wm:1:CE", "wm:1:xx", "wm:1:ce:nan", "wm:1:ce:inf",
         "wm:1:ce:1e10", "wm:1:ce:0:-1e400", "wm:1:ce:0:0x10", "wm:1:ce:0:0:-1", "wm:1:ce:0:0:nan",
         "wm:1:ce:0:0:inf", "wm:1:ce:0:0:1e10", "wm:1:ce:0:0:abc", "wm:1:ce:0:0:0:a:b:c",

@@ -22,13 +22,17 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Convert PNGs that describe their colours only with `gAMA` and `cHRM` (no `iCCP`, no `sRGB`) to sRGB, as
     /// browsers do. Default: `false`, as libpng, libvips and so imgproxy do: such samples are taken for sRGB.
     public var appliesPNGGamma: Bool
+    /// Decode a HEIF file's embedded thumbnail instead of its primary image, whatever ``targetSize`` is, when it
+    /// has one (imgproxy's `enforce_thumbnail`). Default: `false`. Other formats ignore it.
+    public var prefersThumbnail: Bool
 
     /// Creates options; by default a full-size decode of every frame, upright, with the default limits.
     public init(
         targetSize: PixelSize? = nil, firstFrameOnly: Bool = false, appliesOrientation: Bool = true,
         limits: DecodingLimits = .default, keepsColorProfile: Bool = false,
-        keepsMetadata: Bool = false, appliesPNGGamma: Bool = false
+        keepsMetadata: Bool = false, appliesPNGGamma: Bool = false, prefersThumbnail: Bool = false
     ) {
+        self.prefersThumbnail = prefersThumbnail
         self.targetSize = targetSize
         self.firstFrameOnly = firstFrameOnly
         self.appliesOrientation = appliesOrientation

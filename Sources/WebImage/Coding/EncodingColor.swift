@@ -16,7 +16,10 @@ struct EncodingColor {
     /// Prepares `image` (all frames, or the first when `options` ask for it) for an encoder.
     init(_ image: Image, options: EncodingOptions) {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
-        exif = options.embedsMetadata ? image.exif.flatMap { $0.isEmpty ? nil : $0 } : nil
+        exif =
+            options.embedsMetadata
+            ? image.exif.flatMap { $0.isEmpty ? nil : $0 }
+            : options.keepsCopyright ? image.exif.flatMap(EXIFCopyright.block) : nil
         xmp = options.embedsMetadata ? image.xmp.flatMap { $0.isEmpty ? nil : $0 } : nil
         guard let profile = image.colorProfile, !profile.isEmpty else {
             (self.frames, self.profile) = (frames, nil)

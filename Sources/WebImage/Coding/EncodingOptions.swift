@@ -16,12 +16,31 @@ public struct EncodingOptions: Sendable, Hashable {
     /// XMP packet (``Image/xmp``): JPEG `APP1`, PNG `iTXt`, WebP `XMP `, AVIF `mime` item.
     /// Default: `false`, which strips it (imgproxy's `strip_metadata`, on by default). GIF has no place for it.
     public var embedsMetadata: Bool
+    /// Without ``embedsMetadata``, still write the EXIF `Artist` and `Copyright` tags of the image's EXIF block, in
+    /// an EXIF block of their own (imgproxy's `keep_copyright`). Default: `false`.
+    public var keepsCopyright: Bool
+    /// Write a progressive JPEG (several scans, coarse to fine) or an interlaced PNG (Adam7), which a browser can
+    /// show before the last byte arrives (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE` and `IMGPROXY_PNG_INTERLACED`).
+    /// Default: `false`. Other formats ignore it.
+    public var progressive: Bool
+    /// Reduce a PNG to a palette of at most this many colours, 2 to 256, with libimagequant (imgproxy's
+    /// `IMGPROXY_PNG_QUANTIZE` and `IMGPROXY_PNG_QUANTIZATION_COLORS`), dithered, at its best quality (PNG has no
+    /// quality setting). `nil` (the default) keeps every colour. Animated PNGs and other formats ignore it.
+    public var paletteColors: Int?
+    /// Encode WebP losslessly after libwebp's near-lossless preprocessing, which gives up some precision for a
+    /// smaller file; the quality is the preprocessing level (100 = none). Default: `false`. Wins over ``lossless``.
+    public var nearLossless: Bool
 
     /// Creates options.
     public init(
         quality: Int = 80, lossless: Bool = false, firstFrameOnly: Bool = false, speed: Int? = nil,
-        embedsColorProfile: Bool = false, embedsMetadata: Bool = false
+        embedsColorProfile: Bool = false, embedsMetadata: Bool = false, keepsCopyright: Bool = false,
+        progressive: Bool = false, paletteColors: Int? = nil, nearLossless: Bool = false
     ) {
+        self.keepsCopyright = keepsCopyright
+        self.progressive = progressive
+        self.paletteColors = paletteColors
+        self.nearLossless = nearLossless
         self.quality = quality
         self.lossless = lossless
         self.firstFrameOnly = firstFrameOnly

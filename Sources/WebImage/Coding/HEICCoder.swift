@@ -28,7 +28,7 @@ public struct HEICCoder: ImageCoding {
         try data.withImageBytes { bytes throws(WebImageError) in
             let file = try HEIFFile(bytes)
             let primary = try file.primaryImage()
-            let image = try primary.thumbnail(covering: options.targetSize) ?? primary
+            let image = try primary.thumbnail(covering: options.targetSize, any: options.prefersThumbnail) ?? primary
             let size = image.size
             try options.limits.checkFrame(width: size.width, height: size.height)
             let color = ColorHandling(profile: primary.iccProfile, options: options)

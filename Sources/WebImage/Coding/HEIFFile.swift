@@ -70,9 +70,11 @@ final class HEIFImageHandle {
         return error.code == heif_error_Ok ? profile : nil
     }
 
-    /// The smallest thumbnail that still covers `target` (upright), or `nil`.
-    func thumbnail(covering target: PixelSize?) throws(WebImageError) -> HEIFImageHandle? {
-        guard let target, target.width > 0, target.height > 0 else { return nil }
+    /// The smallest thumbnail that still covers `target` (upright), or `nil`; with `any`, the smallest thumbnail
+    /// whatever `target` is.
+    func thumbnail(covering target: PixelSize?, any: Bool = false) throws(WebImageError) -> HEIFImageHandle? {
+        let target = any ? PixelSize(width: 0, height: 0) : target
+        guard let target, any || (target.width > 0 && target.height > 0) else { return nil }
         let count = Int(heif_image_handle_get_number_of_thumbnails(raw))
         guard count > 0, count <= 64 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)

@@ -51,7 +51,7 @@ public struct JPEGCoder: ImageCoding {
         let status = pixels.bytes.withUnsafeBufferPointer { source in
             tjCompress2(
                 handle, source.baseAddress, Int32(pixels.width), 0, Int32(pixels.height), Int32(TJPF_RGBA.rawValue),
-                &output, &size, Int32(TJSAMP_420.rawValue), quality, 0)
+                &output, &size, Int32(TJSAMP_420.rawValue), quality, options.progressive ? TJFLAG_PROGRESSIVE : 0)
         }
         guard status == 0, let output else {
             throw WebImageError(.encodingFailed, "JPEG encoding failed: \(String(cString: tjGetErrorStr2(handle)))")

@@ -54,13 +54,19 @@ public struct PNGCoder: ImageCoding {
         let color = EncodingColor(image, options: options)
         let pixels = color.frames[0].pixels
         let opaque = pixels.isOpaque
-        let samples = opaque ? Self.dropAlpha(pixels) : pixels.bytes
+        var palette: PNGPalette?
+        if let colors = options.paletteColors { palette = try PNGPalette(pixels, colors: colors) }
+        let samples = palette?.indices ?? (opaque ? Self.dropAlpha(pixels) : pixels.bytes)
+        let colorType =
+            palette != nil
+            ? SPNG_COLOR_TYPE_INDEXED : opaque ? SPNG_COLOR_TYPE_TRUECOLOR : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
         var header = spng_ihdr(
             width: UInt32(pixels.width), height: UInt32(pixels.height), bit_depth: 8,
-            color_type: UInt8(opaque ? SPNG_COLOR_TYPE_TRUECOLOR.rawValue : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
-            compression_method: 0, filter_method: 0, interlace_method: 0)
+            color_type: UInt8(colorType.rawValue), compression_method: 0, filter_method: 0,
+            interlace_method: options.progressive ? 1 : 0)
         spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
         spng_set_ihdr(context, &header)
+        if let palette { Self.setPalette(palette, on: context) }
         var iccp = spng_iccp()
         var profile = color.profile.map { $0.map { CChar(bitPattern: $0) } } ?? []
         if !profile.isEmpty {
@@ -99,6 +105,26 @@ public struct PNGCoder: ImageCoding {
             png.insert(contentsOf: chunk, at: png.startIndex + 33)
         }
         return png
+    }
+
+    /// Sets `palette` as the `PLTE` chunk and, when an entry is not opaque, the `tRNS` chunk.
+    private static func setPalette(_ palette: PNGPalette, on context: OpaquePointer) {
+        var plte = spng_plte()
+        plte.n_entries = UInt32(palette.entries.count)
+        withUnsafeMutableBytes(of: &plte.entries) { raw in
+            let entries = raw.bindMemory(to: spng_plte_entry.self)
+            for (index, entry) in palette.entries.enumerated() {
+                entries[index] = spng_plte_entry(red: entry.red, green: entry.green, blue: entry.blue, alpha: 255)
+            }
+        }
+        spng_set_plte(context, &plte)
+        guard let last = palette.entries.lastIndex(where: { $0.alpha < 255 }) else { return }
+        var trns = spng_trns()
+        trns.n_type3_entries = UInt32(last + 1)
+        withUnsafeMutableBytes(of: &trns.type3_alpha) { raw in
+            for (index, entry) in palette.entries.prefix(last + 1).enumerated() { raw[index] = entry.alpha }
+        }
+        spng_set_trns(context, &trns)
     }
 
     /// Decodes a single PNG image (the default image of an APNG) to RGBA8, the `eXIf` orientation, and the `iCCP`

@@ -60,8 +60,9 @@ enum WebPAnimationEncoder {
             throw WebImageError(.encodingFailed, "libwebp did not start")
         }
         encoderOptions.anim_params.loop_count = Int32(image.loopCount)
-        config.lossless = options.lossless ? 1 : 0
+        config.lossless = options.lossless || options.nearLossless ? 1 : 0
         config.quality = Float(min(max(options.quality, 0), 100))
+        if options.nearLossless { config.near_lossless = Int32(min(max(options.quality, 0), 100)) }
         guard let encoder = WebPAnimEncoderNew(Int32(image.width), Int32(image.height), &encoderOptions) else {
             throw WebImageError(.encodingFailed, "cannot start the WebP animation encoder")
         }

@@ -63,6 +63,7 @@ public struct WebPCoder: ImageCoding {
             return try WebPAnimationEncoder.encode(image, options: options)
         }
         let pixels = image.pixels
+        if options.nearLossless { return try Self.encodeNearLossless(pixels, level: options.quality) }
         var output: UnsafeMutablePointer<UInt8>?
         let size = pixels.bytes.withUnsafeBufferPointer { source in
             options.lossless
@@ -75,6 +76,36 @@ public struct WebPCoder: ImageCoding {
         defer { WebPFree(output) }
         guard size > 0, let output else { throw WebImageError(.encodingFailed, "WebP encoding failed") }
         return Data(bytes: output, count: size)
+    }
+
+    /// `pixels` as a lossless WebP after libwebp's near-lossless preprocessing at `level` (0 to 100, 100 = none).
+    private static func encodeNearLossless(_ pixels: PixelBuffer, level: Int) throws(WebImageError) -> Data {
+        var config = WebPConfig()
+        var picture = WebPPicture()
+        guard WebPConfigInit(&config) != 0, WebPPictureInit(&picture) != 0 else {
+            throw WebImageError(.encodingFailed, "libwebp did not start")
+        }
+        config.lossless = 1
+        config.near_lossless = Int32(min(max(level, 0), 100))
+        picture.use_argb = 1
+        picture.width = Int32(pixels.width)
+        picture.height = Int32(pixels.height)
+        defer { WebPPictureFree(&picture) }
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        let imported = pixels.bytes.withUnsafeBufferPointer {
+            WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(pixels.bytesPerRow))
+        }
+        let encoded = withUnsafeMutablePointer(to: &writer) { pointer in
+            picture.writer = WebPMemoryWrite
+            picture.custom_ptr = UnsafeMutableRawPointer(pointer)
+            return imported != 0 ? WebPEncode(&config, &picture) : 0
+        }
+        guard encoded != 0, let memory = writer.mem else {
+            throw WebImageError(.encodingFailed, "WebP encoding failed")
+        }
+        return Data(bytes: memory, count: writer.size)
     }
 
     private static func decodeStill(

@@ -47,13 +47,19 @@ final class SourceFetcher: Sendable {
                 logger: logger))
     }
 
-    /// The source bytes at `url`, from the cache or the origin.
-    func fetch(_ url: URL) async throws(ImageServerError) -> Source {
+    /// The source bytes at `url`, from the cache or the origin; `maxSize` replaces the server's largest source file
+    /// (a request's `max_src_file_size`), and a cached original larger than it is refused too.
+    func fetch(_ url: URL, maxSize: Int? = nil) async throws(ImageServerError) -> Source {
+        var options = loaderOptions
+        if let maxSize { options.maxBodySize = maxSize }
         let request = ImageRequest(
-            url: url, options: [.avoidDecode, .retryFailed, .waitStoreCache], loaderOptions: loaderOptions)
+            url: url, options: [.avoidDecode, .retryFailed, .waitStoreCache], loaderOptions: options)
         let result: ImageResult
         do { result = try await manager.image(for: request) } catch { throw Self.map(error) }
         guard let data = result.data else { throw ImageServerError(status: 404, "source is unavailable") }
+        if let maxSize, data.count > maxSize {
+            throw Self.map(WebImageError(.bodyTooLarge, "source file is too big", url: url))
+        }
         return Source(data: data, lastModified: result.validators.lastModified)
     }
 

@@ -11,6 +11,8 @@ struct ImageResponder: Sendable {
     let processor: ImageProcessor
     /// The server's watermark image; `nil` when it has none (the `watermark` option then changes nothing).
     let watermarks: WatermarkProvider?
+    /// The image answered when a source cannot be loaded or decoded; `nil` answers the error.
+    let fallback: FallbackImage?
     let gate: ProcessingGate
     let metrics: ServerMetrics
     /// Sends a request to the node that owns its result (`--peer-forward`); `nil` answers every request here.
@@ -45,7 +47,9 @@ struct ImageResponder: Sendable {
     }
 
     /// Whether responses depend on `Accept` (`Vary: Accept`).
-    private var negotiates: Bool { configuration.autoWebP || configuration.autoAVIF }
+    var negotiates: Bool {
+        configuration.autoWebP || configuration.autoAVIF || configuration.enforcesWebP || configuration.enforcesAVIF
+    }
 
     private func answer(
         path: String, request: Request, negotiation: Negotiation, into outcome: inout Outcome
@@ -56,12 +60,16 @@ struct ImageResponder: Sendable {
         let url = try policy.url(for: parsed.source)
         outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
         let options = parsed.options
-        let format = options.format ?? negotiatedFormat(negotiation)
+        var headers = HTTPFields()
+        headers[.cacheControl] = "max-age=\(maxAge(options, now: now)), public"
+        if options.raw {
+            try await answerRaw(url: url, parsed: parsed, request: request, headers: headers, into: &outcome)
+            return
+        }
+        let format = resultFormat(options, negotiation)
         let key = ResultKey(options: options, source: parsed.source, format: format)
         let etag = key.etag
-        var headers = HTTPFields()
         headers[.eTag] = etag
-        headers[.cacheControl] = "max-age=\(maxAge(options, now: now)), public"
         if negotiates { headers[.vary] = "Accept" }
 
         if let ifNoneMatch = request.headers[.ifNoneMatch], Negotiation.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
@@ -94,11 +102,19 @@ struct ImageResponder: Sendable {
             outcome.response = answer
             return
         } else {
-            (result, source) = try await withDeadline(configuration.limits.requestTimeout) {
-                () async throws(ImageServerError) -> (StoredResult, CacheOutcome) in
-                try await store.result(for: key) { () async throws(ImageServerError) in
-                    try await make(url: url, options: options, format: format)
+            do {
+                (result, source) = try await withDeadline(configuration.limits.requestTimeout) {
+                    () async throws(ImageServerError) -> (StoredResult, CacheOutcome) in
+                    try await store.result(for: key) { () async throws(ImageServerError) in
+                        try await make(url: url, options: options, format: format)
+                    }
                 }
+            } catch {
+                guard error.isSourceFailure, let fallback else { throw error }
+                try await answerFallback(
+                    fallback, failure: error, parsed: parsed, format: format, request: request, headers: headers,
+                    now: now, into: &outcome)
+                return
             }
         }
         outcome.cache = source
@@ -122,41 +138,66 @@ struct ImageResponder: Sendable {
     ) async throws(ImageServerError) -> ProcessedImage {
         try gate.reserve()
         let source: SourceFetcher.Source
-        var watermark: WatermarkImage?
         do {
-            source = try await fetcher.fetch(url)
-            if options.watermark.isEnabled, let watermarks { watermark = try await watermarks.image() }
+            source = try await fetcher.fetch(url, maxSize: sourceSizeLimit(options))
         } catch {
             gate.unreserve()
             throw error
         }
-        metrics.processingRuns.increment()
-        var result = try await gate.run(reserved: true) { [processor, watermark] () throws(ImageServerError) in
-            try processor.process(source.data, options: options, format: format, watermark: watermark)
-        }
-        metrics.decode.record(seconds: result.timings.decode)
-        metrics.transform.record(seconds: result.timings.transform)
-        metrics.encode.record(seconds: result.timings.encode)
+        var result = try await process(source.data, options: options, format: format, reserved: true)
         result.sourceLastModified = source.lastModified
         return result
     }
 
-    /// The format `Accept` chooses when the URL names none: AVIF (with `autoAVIF`), then WebP (with `autoWebP`).
-    private func negotiatedFormat(_ negotiation: Negotiation) -> ImageFormat? {
-        if configuration.autoAVIF && negotiation.acceptsAVIF { return .avif }
-        if configuration.autoWebP && negotiation.acceptsWebP { return .webp }
+    /// Processes `data` in a processing slot (already held when `reserved`), with the watermark when the options ask
+    /// for one, recording each stage.
+    func process(
+        _ data: Data, options: ProcessingOptions, format: ImageFormat?, reserved: Bool
+    ) async throws(ImageServerError) -> ProcessedImage {
+        var watermark: WatermarkImage?
+        if options.watermark.isEnabled, let watermarks {
+            do { watermark = try await watermarks.image() } catch {
+                if reserved { gate.unreserve() }
+                throw error
+            }
+        }
+        metrics.processingRuns.increment()
+        let result = try await gate.run(reserved: reserved) { [processor, watermark] () throws(ImageServerError) in
+            try processor.process(data, options: options, format: format, watermark: watermark)
+        }
+        metrics.decode.record(seconds: result.timings.decode)
+        metrics.transform.record(seconds: result.timings.transform)
+        metrics.encode.record(seconds: result.timings.encode)
+        return result
+    }
+
+    /// The largest source file for `options`: its `max_src_file_size` when it has one, else the server's.
+    func sourceSizeLimit(_ options: ProcessingOptions) -> Int? {
+        guard options.security.maxSourceFileSize != nil else { return nil }
+        return options.security.applied(to: configuration.limits).maxSourceFileSize
+    }
+
+    /// The result's format, as imgproxy decides it before processing: AVIF, then WebP, when the client accepts it
+    /// and the server enforces it; else the URL's format; else the one `Accept` chooses: AVIF (with `autoAVIF` or
+    /// `enforcesAVIF`), then WebP (with `autoWebP` or `enforcesWebP`).
+    private func resultFormat(_ options: ProcessingOptions, _ negotiation: Negotiation) -> ImageFormat? {
+        if configuration.enforcesAVIF && negotiation.acceptsAVIF { return .avif }
+        if configuration.enforcesWebP && negotiation.acceptsWebP { return .webp }
+        if let format = options.format { return format }
+        if (configuration.autoAVIF || configuration.enforcesAVIF) && negotiation.acceptsAVIF { return .avif }
+        if (configuration.autoWebP || configuration.enforcesWebP) && negotiation.acceptsWebP { return .webp }
         return nil
     }
 
     /// The TTL, shortened so the response does not outlive `expires`.
-    private func maxAge(_ options: ProcessingOptions, now: Int) -> Int {
+    func maxAge(_ options: ProcessingOptions, now: Int) -> Int {
         guard let expires = options.expires else { return configuration.ttl }
         return max(0, min(configuration.ttl, expires - now))
     }
 
     /// `inline; filename="stem.ext"` (or `attachment`), the stem from `filename`, else, as imgproxy takes it, what
     /// follows the source's last `/` (query included) up to its last `.`.
-    private func disposition(_ parsed: ImageURLRequest, format: ImageFormat) -> String {
+    func disposition(_ parsed: ImageURLRequest, format: ImageFormat?) -> String {
         var stem = parsed.options.filename
         if stem.isEmpty {
             let last = parsed.source.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
@@ -167,11 +208,11 @@ struct ImageResponder: Sendable {
             .replacingOccurrences(of: "\"", with: "%22")
         if stem.isEmpty { stem = "image" }
         let type = parsed.options.returnAttachment ? "attachment" : "inline"
-        return "\(type); filename=\"\(stem).\(format.fileExtension)\""
+        return "\(type); filename=\"\(stem)\(format.map { "." + $0.fileExtension } ?? "")\""
     }
 
     /// Runs `work`, or answers 503 once `limit` has passed (the shared work goes on for other callers).
-    private func withDeadline<T: Sendable>(
+    func withDeadline<T: Sendable>(
         _ limit: Duration, _ work: @escaping @Sendable () async throws(ImageServerError) -> T
     ) async throws(ImageServerError) -> T {
         let outcome = await withTaskGroup(of: Result<T, ImageServerError>?.self) { group in

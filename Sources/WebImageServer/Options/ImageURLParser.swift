@@ -16,10 +16,14 @@ public struct ImageURLParser: Sendable {
     public let signer: URLSigner?
     let options: OptionsParser
 
-    /// A parser with an optional signer and presets.
-    public init(signer: URLSigner?, presets: Presets = Presets()) {
+    /// A parser with an optional signer and presets, the options every request starts from, and the rules of which
+    /// options URLs may use.
+    public init(
+        signer: URLSigner?, presets: Presets = Presets(), defaults: ProcessingOptions = ProcessingOptions(),
+        rules: OptionRules = OptionRules()
+    ) {
         self.signer = signer
-        options = OptionsParser(presets: presets)
+        options = OptionsParser(presets: presets, rules: rules, defaults: defaults)
     }
 
     /// Parses `path` (percent-encoded, without the query string, starting with `/`) at Unix time `now`.
@@ -39,13 +43,23 @@ public struct ImageURLParser: Sendable {
             throw ImageServerError(status: 403, "malformed signature: the path must start with a signature")
         }
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if ResizingType(rawValue: parts[0]) != nil {
-            throw .invalid("the deprecated basic URL format is not supported")
+        var processing: ProcessingOptions
+        let urlParts: [String]
+        if options.rules.onlyPresets {
+            let names = parts[0].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            processing = try options.parse(presets: names, now: now)
+            urlParts = Array(parts.dropFirst())
+        } else {
+            if ResizingType(rawValue: parts[0]) != nil {
+                throw .invalid("the deprecated basic URL format is not supported")
+            }
+            let (urlOptions, remaining) = URLOption.split(parts)
+            processing = try options.parse(urlOptions, now: now)
+            urlParts = remaining
         }
-        let (urlOptions, urlParts) = URLOption.split(parts)
-        var processing = try options.parse(urlOptions, now: now)
         let (source, ext) = try Self.decodeSource(urlParts)
-        if let ext { processing.format = try OutputFormat.named(ext, option: "extension") }
+        // A raw request streams the source as it is: imgproxy ignores the extension then.
+        if let ext, !processing.raw { processing.format = try OutputFormat.named(ext, option: "extension") }
         return ImageURLRequest(options: processing, source: source)
     }
 

@@ -1,11 +1,17 @@
 import Foundation
 import WebImage
 
-/// Parses option arguments as imgproxy does (Go's `strconv`), with every number checked to be finite and in range.
+/// Parses option arguments as imgproxy does (Go's `strconv`): integers are any 64-bit integer, as `Atoi` reads them,
+/// clamped to ±``maxInteger`` where they become sizes (so that a width of 99999999999 is a huge width, limited by the
+/// result dimension, rather than an overflow); numbers have `ParseFloat`'s syntax (decimals of any length, hexadecimal
+/// with a `p` exponent, `inf`), and must be finite and within ±``maxFloat``, but a crop, which is clamped to the image
+/// anyway, also takes larger values and `Infinity`.
 enum OptionArguments {
-    /// The largest integer argument accepted (sizes, quality, …): larger values could overflow pixel arithmetic.
+    /// The largest integer a size or count argument keeps (sizes, quality, …): larger values are clamped to it, as
+    /// larger values could overflow pixel arithmetic.
     static let maxInteger = 1 << 30
-    /// The largest floating-point argument accepted.
+    /// The largest floating-point argument accepted (a security default: a blur or zoom beyond it would only make
+    /// work).
     static let maxFloat = 1e9
 
     /// Throws unless there are at most `count` arguments.
@@ -20,14 +26,32 @@ enum OptionArguments {
         ["1", "t", "T", "TRUE", "true", "True"].contains(value)
     }
 
-    /// An integer: optional sign, decimal digits only, within ±``maxInteger``.
+    /// An integer as Go's `Atoi` reads it (an optional sign and decimal digits, any 64-bit value), clamped to
+    /// ±``maxInteger``.
     static func integer(_ option: String, _ value: String) throws(ImageServerError) -> Int {
+        min(max(try int64(option, value), -maxInteger), maxInteger)
+    }
+
+    /// Any 64-bit integer, as Go's `strconv.Atoi` reads it: an optional sign and decimal digits.
+    static func int64(_ option: String, _ value: String) throws(ImageServerError) -> Int {
         let digits = value.hasPrefix("-") || value.hasPrefix("+") ? value.dropFirst() : Substring(value)
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), digits.utf8.count <= 18,
-            let number = Int(value), abs(number) <= maxInteger
-        else {
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Int(value) else {
             throw .argument(option, value, "an integer")
         }
+        return number
+    }
+
+    /// A 64-bit integer ≥ 0.
+    static func nonNegativeInt64(_ option: String, _ value: String) throws(ImageServerError) -> Int {
+        let number = try? int64(option, value)
+        guard let number, number >= 0 else { throw .argument(option, value, "a positive number or 0") }
+        return number
+    }
+
+    /// A 64-bit integer > 0.
+    static func positiveInt64(_ option: String, _ value: String) throws(ImageServerError) -> Int {
+        let number = try? int64(option, value)
+        guard let number, number > 0 else { throw .argument(option, value, "a positive number") }
         return number
     }
 
@@ -38,15 +62,21 @@ enum OptionArguments {
         return number
     }
 
-    /// A finite decimal number within ±``maxFloat`` (no `inf`, `nan` or hexadecimal).
+    /// A finite number in Go's `ParseFloat` syntax within ±``maxFloat`` (not `inf` or `nan`).
     static func float(_ option: String, _ value: String) throws(ImageServerError) -> Double {
-        let allowed = Set("0123456789+-.eE".utf8)
-        guard !value.isEmpty, value.utf8.count <= 64, value.utf8.allSatisfy({ allowed.contains($0) }),
-            let number = Double(value), number.isFinite, abs(number) <= maxFloat
-        else {
+        guard let number = GoFloat.parse(value), number.isFinite, abs(number) <= maxFloat else {
             throw .argument(option, value, "a number")
         }
         return number
+    }
+
+    /// A crop size: a number ≥ 0 in Go's `ParseFloat` syntax, `Infinity` included, clamped to ``maxFloat`` (the
+    /// geometry clamps it to the image, as imgproxy does).
+    static func cropSize(_ option: String, _ value: String) throws(ImageServerError) -> Double {
+        guard let number = GoFloat.parse(value), number >= 0 else {
+            throw .argument(option, value, "a positive number or 0")
+        }
+        return min(number, maxFloat)
     }
 
     /// A pixel size for `pixelate`: an integer ≥ 0, where 1 (blocks of one pixel: no change) is 0.

@@ -18,6 +18,8 @@ struct OptionEntry: Sendable {
     /// The option's canonical segment (`name:args`, by the long name) for these options, `nil` at the default; always
     /// `nil` for an option that only sets fields other entries write (`resize`, `size`).
     let write: @Sendable (ProcessingOptions) -> String?
+    /// Whether it is one of imgproxy's security options, refused unless ``OptionRules/allowsSecurityOptions``.
+    var isSecurity = false
 
     /// The long name.
     var name: String { names[0] }

@@ -7,7 +7,7 @@ import WebImage
 /// being part of the cache key.
 enum OptionTable {
     /// All entries, in the README's order.
-    static let entries = geometry + output
+    static let entries = geometry + output + handling
 
     /// The entry of each name and alias.
     static let byName = Dictionary(uniqueKeysWithValues: entries.flatMap { entry in entry.names.map { ($0, entry) } })

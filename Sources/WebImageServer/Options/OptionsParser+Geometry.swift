@@ -84,8 +84,8 @@ extension OptionsParser {
 
     /// `width:height[:gravity…]`; the crop gravity starts from the centre.
     static func applyCrop(_ args: [String], to o: inout ProcessingOptions) throws(ImageServerError) {
-        o.cropWidth = try OptionArguments.nonNegativeFloat("crop width", args[0])
-        if args.count > 1 { o.cropHeight = try OptionArguments.nonNegativeFloat("crop height", args[1]) }
+        o.cropWidth = try OptionArguments.cropSize("crop width", args[0])
+        if args.count > 1 { o.cropHeight = try OptionArguments.cropSize("crop height", args[1]) }
         if args.count > 2 {
             o.cropGravity = try gravity(
                 "crop gravity", Array(args.dropFirst(2)), current: o.cropGravity ?? .center, allowsSmart: true)

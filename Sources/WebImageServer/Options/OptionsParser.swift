@@ -5,14 +5,28 @@ import WebImage
 /// ``OptionTable`` entry says, and `preset`/`pr` here, as it expands into other options.
 struct OptionsParser: Sendable {
     let presets: Presets
+    /// Which options URLs may use.
+    var rules = OptionRules()
+    /// The options every request starts from (the server's defaults).
+    var defaults = ProcessingOptions()
 
-    /// The options of a request: the `default` preset, then `options` in order.
+    /// The options of a request: the server's defaults, the `default` preset, then `options` in order.
     func parse(_ options: [URLOption], now: Int) throws(ImageServerError) -> ProcessingOptions {
-        var result = ProcessingOptions()
+        var result = defaults
         if presets.table["default"] != nil {
             try applyPresets(["default"], to: &result, usedPresets: [], now: now)
         }
         try apply(options, to: &result, usedPresets: [], now: now)
+        return result
+    }
+
+    /// The options of an only-presets URL: the server's defaults, the `default` preset, then the presets `names`.
+    func parse(presets names: [String], now: Int) throws(ImageServerError) -> ProcessingOptions {
+        var result = defaults
+        if presets.table["default"] != nil {
+            try applyPresets(["default"], to: &result, usedPresets: [], now: now)
+        }
+        try applyPresets(names, to: &result, usedPresets: [], now: now)
         return result
     }
 
@@ -27,9 +41,11 @@ struct OptionsParser: Sendable {
     private func apply(
         _ option: URLOption, to o: inout ProcessingOptions, usedPresets: [String], now: Int
     ) throws(ImageServerError) {
+        let entry = OptionTable.byName[option.name]
+        try rules.check(option.name, entry: entry, inPreset: !usedPresets.isEmpty)
         if option.name == "preset" || option.name == "pr" {
             try applyPresets(option.args, to: &o, usedPresets: usedPresets, now: now)
-        } else if let entry = OptionTable.byName[option.name] {
+        } else if let entry {
             try entry.apply(option.args, &o, now)
         } else {
             throw .invalid("unknown processing option \(option.name.prefix(64))")
@@ -66,7 +82,7 @@ extension OptionsParser {
 
     /// A rotation: a multiple of 90 degrees, normalised to 0, 90, 180 or 270.
     static func rotation(_ args: [String]) throws(ImageServerError) -> Int {
-        let angle = try single("rotate", args, OptionArguments.integer)
+        let angle = try single("rotate", args, OptionArguments.int64)
         guard angle % 90 == 0 else { throw .invalid("rotation angle must be a multiple of 90") }
         return (angle % 360 + 360) % 360
     }

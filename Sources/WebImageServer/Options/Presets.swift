@@ -23,7 +23,11 @@ public struct Presets: Sendable, Hashable {
             guard rest.isEmpty else { throw .invalid("invalid preset value: \(trimmed)") }
             table[name] = options
         }
-        let parser = OptionsParser(presets: self)
+        // The security options parse here; whether a URL may use them is the server's rule
+        // (``ImageServerConfiguration/validate()`` refuses presets that use them when it does not allow them).
+        var rules = OptionRules()
+        rules.allowsSecurityOptions = true
+        let parser = OptionsParser(presets: self, rules: rules)
         for (name, options) in table {
             var processing = ProcessingOptions()
             do {
@@ -36,6 +40,11 @@ public struct Presets: Sendable, Hashable {
 
     /// The preset names.
     public var names: [String] { table.keys.sorted() }
+
+    /// The first preset that uses one of imgproxy's security options, if any.
+    var firstUsingSecurityOptions: String? {
+        names.first { name in table[name]?.contains { OptionTable.byName[$0.name]?.isSecurity == true } == true }
+    }
 }
 
 extension String {

@@ -76,6 +76,24 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var stripColorProfile = true
     /// Whether the EXIF orientation is applied.
     public var autoRotate = true
+    /// Whether the copyright and author survive ``stripMetadata`` (imgproxy's `keep_copyright`, on by default): the
+    /// EXIF `Copyright` and `Artist` tags are written in an EXIF block of their own.
+    public var keepCopyright = true
+    /// Whether a HEIC source's embedded thumbnail is decoded instead of the full image, when it has one (imgproxy's
+    /// `enforce_thumbnail`).
+    public var enforceThumbnail = false
+    /// The most bytes the result may take (imgproxy's `max_bytes`): a JPEG, WebP or AVIF result is encoded again at
+    /// lower qualities until it fits, down to quality 10; 0 = no limit.
+    public var maxBytes = 0
+    /// Source formats answered as they are, unprocessed, when the URL names no other format (imgproxy's
+    /// `skip_processing`, added to the server's `--skip-processing-formats`).
+    public var skipProcessingFormats: Set<ImageFormat> = []
+    /// Whether the source is answered as it is, without processing or the result cache (imgproxy's `raw`); the
+    /// source limits and address rules still apply.
+    public var raw = false
+    /// The security limits of this request, each replacing the server's own (imgproxy's security options, accepted
+    /// only when the server allows them); `nil` = the server's.
+    public var security = SecurityOverrides()
     /// Changes the cache identity only.
     public var cacheBuster = ""
     /// Unix time after which the URL answers 404; `nil` = never.

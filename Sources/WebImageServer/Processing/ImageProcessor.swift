@@ -29,17 +29,27 @@ struct ImageProcessor: Sendable {
     let limits: ServerLimits
     /// How the format is chosen when the request names none.
     var formats = FormatChoice(preferred: FormatChoice.imgproxyDefault)
+    /// The default qualities and the encoders' settings.
+    var encoder = EncoderSettings()
 
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
     static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff]
 
     /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks, with
-    /// `watermark` laid over it when the options ask for one.
+    /// `watermark` laid over it when the options ask for one; under the server's limits as the options' security
+    /// overrides change them. A source whose format `skip_processing` lists is answered as it is (imgproxy's skip
+    /// processing: when the URL names no other format), after the resolution check of its first frame.
     func process(
         _ data: Data, options: ProcessingOptions, format requested: ImageFormat?, watermark: WatermarkImage? = nil
     ) throws(ImageServerError) -> ProcessedImage {
+        let limits = options.security.applied(to: self.limits)
         let info: ImageInfo
         do { info = try coders.info(of: data) } catch { throw Self.unprocessable(error) }
+        if options.skipProcessingFormats.contains(info.format), options.format == nil || options.format == info.format {
+            try LoadPlan.checkResolution(width: info.width, height: info.height, frames: 1, limits: limits)
+            return ProcessedImage(
+                data: data, format: info.format, size: PixelSize(width: info.width, height: info.height))
+        }
         let plan = try LoadPlan(info: info, options: options, requested: requested, formats: formats, limits: limits)
         let decodeStart = ContinuousClock.now
         var image: Image
@@ -58,19 +68,17 @@ struct ImageProcessor: Sendable {
             throw ImageServerError(status: 422, "the \(format.name) format cannot be written")
         }
         let transformStart = ContinuousClock.now
-        let quality = options.formatQuality[format] ?? (options.quality > 0 ? options.quality : 80)
+        let quality = encoder.quality(for: format, options: options)
         var context = ProcessingContext(
             image: image, options: options, limits: limits, format: format, planned: plan.planned,
-            shrunkOnLoad: plan.decoding.targetSize != nil, encoding: EncodingOptions(quality: quality),
+            shrunkOnLoad: plan.decoding.targetSize != nil, encoding: encoder.encoding(for: format, quality: quality),
             watermark: watermark)
         try ProcessingPipeline.run(&context)
         timings.transform = transformStart.secondsUntilNow
         let encodeStart = ContinuousClock.now
         let result = context.image
         let encoding = context.encoding
-        let encoded = try Self.library { () throws(WebImageError) in
-            try coders.encode(result, as: format, options: encoding)
-        }
+        let encoded = try encode(result, as: format, options: encoding, maxBytes: options.maxBytes)
         timings.encode = encodeStart.secondsUntilNow
         return ProcessedImage(data: encoded, format: format, size: result.size, timings: timings)
     }
@@ -80,12 +88,16 @@ struct ImageProcessor: Sendable {
         do { return try body() } catch { throw unprocessable(error) }
     }
 
+    /// The 422 of a source the library cannot read, marked as the source's fault (``ImageServerError/isSourceFailure``).
     static func unprocessable(_ error: WebImageError) -> ImageServerError {
+        var failure: ImageServerError
         switch error.code {
-        case .tooLarge: ImageServerError(status: 422, "source image is too large")
-        case .unsupportedFormat: ImageServerError(status: 422, "source image format is not supported")
-        default: ImageServerError(status: 422, "source image cannot be processed")
+        case .tooLarge: failure = ImageServerError(status: 422, "source image is too large")
+        case .unsupportedFormat: failure = ImageServerError(status: 422, "source image format is not supported")
+        default: failure = ImageServerError(status: 422, "source image cannot be processed")
         }
+        failure.isUnreadableSource = true
+        return failure
     }
 }
 

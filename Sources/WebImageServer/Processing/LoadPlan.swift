@@ -21,11 +21,7 @@ struct LoadPlan: Sendable {
         let animate = formats.mayAnimate(candidate) && limits.maxAnimationFrames > 1
         // The frames that will be decoded count, as imgproxy counts the frames it loads.
         let keptFrames = animate ? max(1, min(info.frameCount, limits.maxAnimationFrames)) : 1
-        let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
-        let (total, overflow2) = pixels.multipliedReportingOverflow(by: keptFrames)
-        guard !overflow, !overflow2, total <= limits.maxSourceResolution else {
-            throw ImageServerError(status: 422, "source image resolution is too big")
-        }
+        try Self.checkResolution(width: info.width, height: info.height, frames: keptFrames, limits: limits)
         var size = options.autoRotate ? info.uprightSize : PixelSize(width: info.width, height: info.height)
         if options.rotate % 180 == 90 { size = PixelSize(width: size.height, height: size.width) }
         let planned = GeometryCalculator.geometry(
@@ -35,13 +31,33 @@ struct LoadPlan: Sendable {
         // Colour space in: a result format without room for a profile (GIF) converts at encoding.
         let keepsProfile = !options.stripColorProfile && candidate.map(ImageProcessor.profileCarrying.contains) ?? true
         decoding = DecodingOptions(
-            // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then.
-            targetSize: options.trim == nil ? Self.shrinkTarget(planned) : nil, firstFrameOnly: !animate,
-            appliesOrientation: options.autoRotate,
-            limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution),
+            // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then; nor
+            // when a HEIF thumbnail is to be decoded, whose size the header does not give.
+            targetSize: options.trim == nil && !options.enforceThumbnail ? Self.shrinkTarget(planned) : nil,
+            firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
+            limits: DecodingLimits(
+                maxPixelsPerFrame: max(
+                    limits.maxSourceResolution, keptFrames > 1 ? limits.maxAnimationFrameResolution : 0)),
             keepsColorProfile: keepsProfile,
-            keepsMetadata: !options.stripMetadata
+            keepsMetadata: !options.stripMetadata || options.keepCopyright,
+            prefersThumbnail: options.enforceThumbnail
         )
+    }
+
+    /// imgproxy's `CheckDimensions`: an animation of several frames against the frame resolution limit, when there
+    /// is one, else width × height × frames against the source resolution limit; 422 when over.
+    static func checkResolution(width: Int, height: Int, frames: Int, limits: ServerLimits) throws(ImageServerError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if frames > 1 && limits.maxAnimationFrameResolution > 0 {
+            guard !overflow, pixels <= limits.maxAnimationFrameResolution else {
+                throw ImageServerError(status: 422, "source image frame resolution is too big")
+            }
+            return
+        }
+        let (total, overflow2) = pixels.multipliedReportingOverflow(by: max(1, frames))
+        guard !overflow, !overflow2, total <= limits.maxSourceResolution else {
+            throw ImageServerError(status: 422, "source image resolution is too big")
+        }
     }
 
     /// Scale on load: when nothing is cut in source pixels, the decoder may decode smaller, as long as it covers

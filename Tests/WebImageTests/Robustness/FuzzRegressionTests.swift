@@ -8,7 +8,7 @@ import WebImageTesting
 @Suite struct FuzzRegressionTests {
     static let entries: [String: @Sendable (Data) -> Void] = [
         "fuzz-decode": FuzzEntries.decode, "fuzz-thumbnail": FuzzEntries.thumbnail, "fuzz-info": FuzzEntries.info,
-        "fuzz-partial": FuzzEntries.partial, "fuzz-transform": FuzzEntries.transform,
+        "fuzz-partial": FuzzEntries.partial, "fuzz-transform": FuzzEntries.transform, "fuzz-url": FuzzEntries.url,
     ]
 
     private static func files(in directory: URL) -> [URL] {

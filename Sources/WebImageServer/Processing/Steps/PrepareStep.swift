@@ -18,7 +18,10 @@ struct PrepareStep: ProcessingStep {
 
     /// Refuses geometry whose intermediate or result would exceed the pixel budget.
     static func checkWork(_ geometry: ResultGeometry, frames: Int, limits: ServerLimits) throws(ImageServerError) {
-        let budget = max(limits.maxSourceResolution, limits.maxResultDimension * limits.maxResultDimension)
+        let (animation, tooMany) = limits.maxAnimationFrameResolution.multipliedReportingOverflow(by: frames)
+        let budget = max(
+            limits.maxSourceResolution, limits.maxResultDimension * limits.maxResultDimension,
+            frames > 1 ? (tooMany ? .max : animation) : 0)
         for size in [geometry.scaledSize, geometry.resultSize] {
             let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
             let (total, overflow2) = pixels.multipliedReportingOverflow(by: frames)

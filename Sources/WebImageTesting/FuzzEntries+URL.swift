@@ -1,0 +1,31 @@
+import Foundation
+import WebImageServer
+
+extension FuzzEntries {
+    /// The presets the URL entry's parser knows, using every kind of option, a recursive one included; no
+    /// `default` preset, which a canonical path (written relative to the options' defaults) cannot undo.
+    static let urlPresets = try? Presets(definitions: [
+        "p=pr:p/w:5/mb:100/skp:png", "s=msr:0.5/mrd:99999999999/maf:2/c:Infinity",
+    ])
+
+    /// The processing options of a URL path (the input as UTF-8) through the server's parser, with the security
+    /// options allowed, and every promise the parser makes about what it accepts: the canonical path reads back as
+    /// the same options, and the limits the security options set stay within what the server can hold.
+    public static func url(_ data: Data) {
+        var rules = OptionRules()
+        rules.allowsSecurityOptions = true
+        let parser = ImageURLParser(signer: nil, presets: urlPresets ?? Presets(), rules: rules)
+        let path = String(decoding: data, as: UTF8.self)
+        guard let request = try? parser.parse(path.hasPrefix("/") ? path : "/" + path, now: 0) else { return }
+        let options = request.options
+        let limits = options.security.applied(to: ServerLimits())
+        precondition(limits.maxResultDimension >= 0 && limits.maxResultDimension <= 65_535, "result dimension")
+        precondition(limits.maxSourceResolution >= 0 && limits.maxAnimationFrames >= 1, "source limits")
+        precondition(options.maxBytes >= 0 && options.width >= 0 && options.height >= 0, "negative size")
+        precondition(options.cropWidth.isFinite && options.cropHeight.isFinite, "crop not finite")
+        let canonical = options.canonicalPath(source: request.source)
+        let again = try? parser.parse("/x" + canonical, now: 0)
+        precondition(again?.options.cacheIdentity == options.cacheIdentity, "the canonical path reads back otherwise")
+        precondition(again?.options.canonicalPath(source: request.source) == canonical, "the canonical path moves")
+    }
+}

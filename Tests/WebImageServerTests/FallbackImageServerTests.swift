@@ -1,0 +1,75 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+import WebImage
+import WebImageServer
+import WebImageTesting
+
+/// imgproxy's fallback image through a live server: a source that cannot be loaded or decoded answers the fallback
+/// image processed with the request's options, with the fallback status and TTL, and is not cached.
+@Suite("Server: fallback image end to end")
+struct FallbackImageServerTests {
+    static let green = RGBA(red: 0, green: 255, blue: 0)
+    /// A 40×40 green PNG.
+    static let fallback = try! ImageCoders.default.encode(
+        Image(pixels: PixelBuffer(width: 40, height: 40, filledWith: green)), as: .png, options: .default)
+
+    @Test func aMissingOrUnreadableSourceAnswersTheFallbackProcessed() async throws {
+        try await ServerHarness.run(configure: {
+            $0.fallbackImage = FallbackImageConfiguration(source: .data(Self.fallback), ttl: 60)
+        }) { harness in
+            for path in ["/status/404", "/html", "/status/500"] {
+                let response = try await harness.get(harness.url("rs:fill:20:10", path, ext: "png"))
+                #expect(response.status.code == 200, "\(path)")
+                let image = try ServerHarness.image(response)
+                #expect(image.size == PixelSize(width: 20, height: 10) && image.pixels[5, 5] == Self.green)
+                #expect(response.headers[.cacheControl] == "max-age=60, public")
+                #expect(response.headers[.eTag] == nil)
+            }
+            let real = try await harness.get(harness.url("rs:fill:20:10", "/geometry.png", ext: "png"))
+            #expect(real.headers[.cacheControl] == "max-age=31536000, public" && real.headers[.eTag] != nil)
+            #expect(try ServerHarness.image(real).pixels[5, 5] == RGBA(red: 255, green: 0, blue: 0))
+        }
+    }
+
+    @Test func theFallbackIsNotCachedAsTheResult() async throws {
+        try await ServerHarness.run(configureWithOrigin: { configuration, origin in
+            configuration.fallbackImage = FallbackImageConfiguration(source: .data(Self.fallback), statusCode: 0)
+        }) { harness in
+            let url = harness.url("w:20", "/later.png")
+            let missing = try await harness.get(url)
+            #expect(missing.status.code == 404, "status 0 answers the failure's own")
+            #expect(try ServerHarness.image(missing).pixels[0, 0] == Self.green)
+            let png = try ImageCoders.default.encode(Image(pixels: TestImages.geometry), as: .png, options: .default)
+            harness.origin.register(png, at: "/later.png")
+            let found = try await harness.get(url)
+            #expect(found.status.code == 200)
+            #expect(try ServerHarness.image(found).pixels[0, 0] == RGBA(red: 255, green: 0, blue: 0))
+        }
+    }
+
+    @Test func aFallbackURLIsFetchedAsASourceAndRefusedSourcesStillAreRefused() async throws {
+        try await ServerHarness.run(configureWithOrigin: { configuration, origin in
+            origin.register(Self.fallback, at: "/fallback.png")
+            configuration.fallbackImage = FallbackImageConfiguration(
+                source: .url(origin.url("/fallback.png")), statusCode: 203)
+            configuration.allowedSources = [origin.baseURL.absoluteString + "/"]
+        }) { harness in
+            #expect(harness.origin.requestCount("/fallback.png") == 0)
+            let response = try await harness.get(harness.url("w:10", "/status/404"))
+            #expect(response.status.code == 203)
+            #expect(try ServerHarness.image(response).size == PixelSize(width: 10, height: 10))
+            let refused = try await harness.get("/insecure/w:10/plain/http://elsewhere.example/a.png")
+            #expect(refused.status.code == 404, "a source the rules refuse is not a load failure")
+            #expect(harness.origin.requestCount("/fallback.png") == 1)
+        }
+    }
+
+    @Test func aFallbackThatIsNotAnImageStopsTheServerFromStarting() {
+        var configuration = ImageServerConfiguration()
+        configuration.fallbackImage = FallbackImageConfiguration(source: .data(Data("nope".utf8)))
+        #expect(throws: ImageServerConfigurationError.self) { try ImageServer(configuration: configuration) }
+        configuration.fallbackImage = FallbackImageConfiguration(source: .data(Self.fallback), statusCode: 700)
+        #expect(throws: ImageServerConfigurationError.self) { try ImageServer(configuration: configuration) }
+    }
+}

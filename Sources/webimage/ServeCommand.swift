@@ -140,6 +140,8 @@ struct ServeCommand: AsyncParsableCommand {
     var cluster: ClusterOptions
     @OptionGroup(title: "Watermark")
     var watermark: WatermarkOptions
+    @OptionGroup(title: "Info")
+    var info: InfoServeOptions
 
     func run() async throws {
         let setup = try makeSetup()

@@ -10,6 +10,20 @@ public struct Presets: Sendable, Hashable {
     /// - Throws: ``ImageServerError`` (status 404 kind) naming the first bad definition, or the first preset whose
     ///   options do not parse.
     public init(definitions: [String]) throws(ImageServerError) {
+        try self.init(unvalidated: definitions)
+        let parser = OptionsParser(presets: self)
+        for (name, options) in table {
+            var processing = ProcessingOptions()
+            do {
+                try parser.apply(options, to: &processing, usedPresets: [name], now: 0)
+            } catch {
+                throw .invalid("error in preset \(name): \(error.message)")
+            }
+        }
+    }
+
+    /// Parses the definitions without checking the options (info presets hold info options).
+    init(unvalidated definitions: [String]) throws(ImageServerError) {
         table = [:]
         for definition in definitions {
             let trimmed = definition.trimmingSpaces
@@ -22,15 +36,6 @@ public struct Presets: Sendable, Hashable {
             let (options, rest) = URLOption.split(value.split(separator: "/").map(String.init))
             guard rest.isEmpty else { throw .invalid("invalid preset value: \(trimmed)") }
             table[name] = options
-        }
-        let parser = OptionsParser(presets: self)
-        for (name, options) in table {
-            var processing = ProcessingOptions()
-            do {
-                try parser.apply(options, to: &processing, usedPresets: [name], now: 0)
-            } catch {
-                throw .invalid("error in preset \(name): \(error.message)")
-            }
         }
     }
 

@@ -12,7 +12,8 @@ extension PixelBuffer {
             while index < bytes.count {
                 let alpha = bytes[index + 3]
                 if !ignoringTransparent || alpha != 0 {
-                    sums &+= SIMD4(UInt64(bytes[index]), UInt64(bytes[index + 1]), UInt64(bytes[index + 2]), UInt64(alpha))
+                    sums &+= SIMD4(
+                        UInt64(bytes[index]), UInt64(bytes[index + 1]), UInt64(bytes[index + 2]), UInt64(alpha))
                     count &+= 1
                 }
                 index += 4

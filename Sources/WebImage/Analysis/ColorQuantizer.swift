@@ -25,7 +25,8 @@ struct ColorQuantizer {
         let bytes = pixels.bytes
         var index = 0
         while index < bytes.count {
-            let color = RGBA(red: bytes[index], green: bytes[index + 1], blue: bytes[index + 2], alpha: bytes[index + 3])
+            let color = RGBA(
+                red: bytes[index], green: bytes[index + 1], blue: bytes[index + 2], alpha: bytes[index + 3])
             index += 4
             guard include(color) else { continue }
             let bin = Self.bin(Int(color.red) >> 3, Int(color.green) >> 3, Int(color.blue) >> 3)
@@ -53,9 +54,9 @@ struct ColorQuantizer {
         while boxes.count < target, stuck < boxes.count {
             boxes.sort { rank($0) > rank($1) }
             let box = boxes.removeFirst()
-            if let (left, right) = cut(box) {
-                boxes.append(left)
-                boxes.append(right)
+            if let halves = cut(box) {
+                boxes.append(halves.0)
+                boxes.append(halves.1)
                 stuck = 0
             } else {
                 boxes.append(box)

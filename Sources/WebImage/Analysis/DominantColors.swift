@@ -32,7 +32,7 @@ public struct DominantColors: Hashable, Sendable {
             color.alpha >= 125 && !(color.red > 250 && color.green > 250 && color.blue > 250)
         }
         let swatches = quantizer.swatches(colors: 64).map { (hsl: HSL($0.color), color: $0.color, $0.population) }
-        let most = swatches.map(\.2).max() ?? 1
+        let most = swatches.map { $0.2 }.max() ?? 1
         var used = Set<Int>()
         func pick(_ target: Target) -> HSL? {
             var best: (index: Int, score: Double)?

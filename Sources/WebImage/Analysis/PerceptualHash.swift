@@ -22,11 +22,14 @@ public struct PerceptualHash: Hashable, Sendable, CustomStringConvertible {
     /// The hash of `pixels`.
     public init(_ pixels: PixelBuffer) {
         let side = 32
-        let sample = pixels.size == PixelSize(width: side, height: side)
+        let sample =
+            pixels.size == PixelSize(width: side, height: side)
             ? pixels : Resampler(filter: .lanczos3).resample(pixels, to: PixelSize(width: side, height: side))
         var grey = [Double](repeating: 0, count: side * side)
         for index in grey.indices {
-            let (r, g, b) = (Int(sample.bytes[index * 4]), Int(sample.bytes[index * 4 + 1]), Int(sample.bytes[index * 4 + 2]))
+            let (r, g, b) = (
+                Int(sample.bytes[index * 4]), Int(sample.bytes[index * 4 + 1]), Int(sample.bytes[index * 4 + 2])
+            )
             grey[index] = Double((r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16)
         }
         let kept = 8

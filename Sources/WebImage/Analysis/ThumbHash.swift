@@ -55,17 +55,19 @@ public enum ThumbHash {
         let opacity = hasAlpha ? encode(a, width: w, height: h, nx: 5, ny: 5) : nil
 
         let isLandscape = w > h
+        let lightness = quantise(63 * luminance.dc) | (quantise(31.5 + 31.5 * yellowBlue.dc) << 6)
         let header24 =
-            quantise(63 * luminance.dc) | (quantise(31.5 + 31.5 * yellowBlue.dc) << 6)
-            | (quantise(31.5 + 31.5 * redGreen.dc) << 12) | (quantise(31 * luminance.scale) << 18) | ((hasAlpha ? 1 : 0) << 23)
-        let header16 =
-            Int(isLandscape ? ly : lx) | (quantise(63 * yellowBlue.scale) << 3) | (quantise(63 * redGreen.scale) << 9)
-            | ((isLandscape ? 1 : 0) << 15)
+            lightness | (quantise(31.5 + 31.5 * redGreen.dc) << 12) | (quantise(31 * luminance.scale) << 18)
+            | ((hasAlpha ? 1 : 0) << 23)
+        let sides = Int(isLandscape ? ly : lx) | (quantise(63 * yellowBlue.scale) << 3)
+        let header16 = sides | (quantise(63 * redGreen.scale) << 9) | ((isLandscape ? 1 : 0) << 15)
         var hash: [UInt8] = [
             UInt8(header24 & 255), UInt8((header24 >> 8) & 255), UInt8((header24 >> 16) & 255),
             UInt8(header16 & 255), UInt8((header16 >> 8) & 255),
         ]
-        if let opacity { hash.append(UInt8(truncatingIfNeeded: quantise(15 * opacity.dc) | (quantise(15 * opacity.scale) << 4))) }
+        if let opacity {
+            hash.append(UInt8(truncatingIfNeeded: quantise(15 * opacity.dc) | (quantise(15 * opacity.scale) << 4)))
+        }
         let start = hash.count
         let channels = [luminance, yellowBlue, redGreen] + (opacity.map { [$0] } ?? [])
         var acIndex = 0

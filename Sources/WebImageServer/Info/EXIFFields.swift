@@ -68,10 +68,10 @@ enum EXIFFields {
                     if let offset = read(entry + 8, 4) { pending.insert(offset, at: 0) }
                     continue
                 }
-                guard let (canonical, title) = tags[tag],
+                guard let names = tags[tag],
                     let value = value(type: type, count: items, entry: entry, read: read, bytes: bytes)
                 else { continue }
-                result.append((canonicalNames ? canonical : title, value))
+                result.append((canonicalNames ? names.0 : names.1, value))
             }
         }
         return result

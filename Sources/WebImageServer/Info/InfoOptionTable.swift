@@ -8,7 +8,7 @@ enum InfoOptionTable {
     static let byName: [String: Apply] = {
         var table: [String: Apply] = [:]
         func add(_ names: [String], _ apply: @escaping Apply) { for name in names { table[name] = apply } }
-        func flag(_ names: [String], _ key: WritableKeyPath<InfoOptions, Bool>) {
+        func flag(_ names: [String], _ key: any WritableKeyPath<InfoOptions, Bool> & Sendable) {
             add(names) { args, o, _ throws(ImageServerError) in o[keyPath: key] = try Self.bool(names[0], args) }
         }
         flag(["size", "s"], \.size)

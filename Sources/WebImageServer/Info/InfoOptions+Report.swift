@@ -22,7 +22,9 @@ extension InfoOptions {
     ///
     /// - Throws: ``ImageServerError``: 422 for data that is not a readable image or has more than `maxResolution`
     ///   pixels.
-    public func report(for data: Data, maxResolution: Int = ServerLimits().maxSourceResolution) throws(ImageServerError)
+    public func report(
+        for data: Data, maxResolution: Int = ServerLimits().maxSourceResolution
+    ) throws(ImageServerError)
         -> String
     {
         try InfoReport.make(data, options: self, maxResolution: maxResolution).text

@@ -75,7 +75,7 @@ enum InfoReport {
         if options.paletteColors > 0 {
             do {
                 let palette = try pixels.palette(maximumColors: options.paletteColors)
-                fields.append(("palette", .array(palette.map { .color(rgba($0), alpha: true) })))
+                fields.append(("palette", .array(palette.map { JSONValue.color(rgba($0), alpha: true) })))
             } catch {
                 throw ImageServerError(status: 500, "palette failed: \(error.message)")
             }
@@ -92,9 +92,13 @@ enum InfoReport {
                 ("vibrant", colors.vibrant),
             ]
             fields.append(
-                ("dominant_colors", .object(named.compactMap { name, color in
-                    color.map { (name, .color(rgba($0), alpha: false)) }
-                })))
+                (
+                    "dominant_colors",
+                    .object(
+                        named.compactMap { name, color in
+                            color.map { (name, JSONValue.color(rgba($0), alpha: false)) }
+                        })
+                ))
         }
         if options.blurHashX > 0, options.blurHashY > 0 {
             do {

@@ -58,7 +58,8 @@ struct InfoResponder: Sendable {
                 gate.unreserve()
                 throw ImageServerError(status: 422, "source image file is too big")
             }
-            let resolution = parsed.options.maxSourceResolution.map { $0 > 0 ? $0 : Int.max }
+            let resolution =
+                parsed.options.maxSourceResolution.map { $0 > 0 ? $0 : Int.max }
                 ?? limits.maxSourceResolution
             let options = parsed.options
             let report = try await gate.run(reserved: true) { () throws(ImageServerError) in

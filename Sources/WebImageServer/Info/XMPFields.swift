@@ -26,10 +26,12 @@ enum XMPFields {
     }
 
     private static let name = "([A-Za-z_][A-Za-z0-9_.-]*):([A-Za-z_][A-Za-z0-9_.-]*)"
-    private static let arrays = regex("<\(name)>\\s*<rdf:(?:Seq|Bag|Alt)>([\\s\\S]*?)</rdf:(?:Seq|Bag|Alt)>\\s*</\\1:\\2>")
-    private static let item = regex("<rdf:li[^>]*>([^<]*)</rdf:li>")
-    private static let element = regex("<\(name)(?:\\s[^>]*)?>([^<]*)</\\1:\\2>")
-    private static let attribute = regex("\\s\(name)=\"([^\"]*)\"")
+    private static var arrays: NSRegularExpression {
+        regex("<\(name)>\\s*<rdf:(?:Seq|Bag|Alt)>([\\s\\S]*?)</rdf:(?:Seq|Bag|Alt)>\\s*</\\1:\\2>")
+    }
+    private static var item: NSRegularExpression { regex("<rdf:li[^>]*>([^<]*)</rdf:li>") }
+    private static var element: NSRegularExpression { regex("<\(name)(?:\\s[^>]*)?>([^<]*)</\\1:\\2>") }
+    private static var attribute: NSRegularExpression { regex("\\s\(name)=\"([^\"]*)\"") }
 
     private static func regex(_ pattern: String) -> NSRegularExpression {
         // The patterns are constants of this file, known to compile (the XMP tests use every one).

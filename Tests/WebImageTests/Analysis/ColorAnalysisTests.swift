@@ -50,11 +50,15 @@ import Testing
 
     @Test func emptyOrWhiteImagesHaveNoDominantColors() {
         #expect(DominantColors(PixelBuffer(width: 8, height: 8, filledWith: .clear)) == DominantColors())
-        #expect(DominantColors(PixelBuffer(width: 8, height: 8, filledWith: .white), buildsMissing: true) == DominantColors())
+        #expect(
+            DominantColors(PixelBuffer(width: 8, height: 8, filledWith: .white), buildsMissing: true)
+                == DominantColors())
     }
 
     @Test func hslRoundTrips() {
-        for color in [RGBA(red: 12, green: 200, blue: 99), RGBA(red: 255, green: 0, blue: 128), RGBA(red: 7, green: 7, blue: 7)] {
+        for color in [
+            RGBA(red: 12, green: 200, blue: 99), RGBA(red: 255, green: 0, blue: 128), RGBA(red: 7, green: 7, blue: 7),
+        ] {
             #expect(HSL(color).rgba == color)
         }
     }

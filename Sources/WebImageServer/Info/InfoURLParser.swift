@@ -1,24 +1,33 @@
 import Foundation
 
 /// What an `/info` path asks for.
-struct InfoURLRequest: Sendable, Hashable {
-    var options: InfoOptions
+public struct InfoURLRequest: Sendable, Hashable {
+    /// The info options, presets applied.
+    public var options: InfoOptions
     /// The source URL as given (after percent- or base64-decoding).
-    var source: String
+    public var source: String
 }
 
 /// Turns the part of `/info/{signature}/{info options}/plain/{url}` (or `/{base64 url}`) after `/info` into an
 /// ``InfoURLRequest``, checking the signature first, exactly as image URLs are signed: over the path after the
 /// signature.
-struct InfoURLParser: Sendable {
-    let signer: URLSigner?
-    let configuration: InfoConfiguration
+public struct InfoURLParser: Sendable {
+    /// The signer; `nil` accepts any signature.
+    public let signer: URLSigner?
+    /// The allowed options, presets and security options.
+    public let configuration: InfoConfiguration
+
+    /// A parser with an optional signer and the `/info` settings.
+    public init(signer: URLSigner?, configuration: InfoConfiguration) {
+        self.signer = signer
+        self.configuration = configuration
+    }
 
     /// Parses `path` (percent-encoded, starting with `/`, without `/info`) at Unix time `now`.
     ///
     /// - Throws: ``ImageServerError``: 403 for a bad signature or a security option not allowed, 404 for a malformed
     ///   path, an unknown or not allowed option or a bad argument.
-    func parse(_ path: String, now: Int) throws(ImageServerError) -> InfoURLRequest {
+    public func parse(_ path: String, now: Int) throws(ImageServerError) -> InfoURLRequest {
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
         guard let slash = trimmed.firstIndex(of: "/") else { throw .invalid("invalid path") }
         let signature = String(trimmed[..<slash])

@@ -3,6 +3,9 @@ import WebImage
 
 /// The `/info` answer for one source: the fields the options ask for, in imgproxy Pro's order and names.
 enum InfoReport {
+    /// The smallest side a decode for the pixel analyses keeps (the largest any analysis samples).
+    static let analysisSide = 512
+
     /// The JSON of `data` under `options`, decoding only what the options need, within `limits`.
     ///
     /// - Throws: ``ImageServerError``: 422 for a source that is not an image the server reads, 422 for a source
@@ -21,9 +24,11 @@ enum InfoReport {
         let needsMetadata = options.exif || options.xmp
         var image: Image?
         if options.decodesPixels || needsMetadata || options.pagesNumber {
+            // Shrink-on-load: the analyses resample to at most 512 pixels a side, and metadata needs no pixels.
+            let side = options.decodesPixels ? analysisSide : 1
             let decoding = DecodingOptions(
-                firstFrameOnly: !options.pagesNumber, limits: DecodingLimits(maxPixelsPerFrame: maxResolution),
-                keepsMetadata: needsMetadata)
+                targetSize: PixelSize(width: side, height: side), firstFrameOnly: !options.pagesNumber,
+                limits: DecodingLimits(maxPixelsPerFrame: maxResolution), keepsMetadata: needsMetadata)
             do { image = try coders.decode(data, options: decoding) } catch {
                 throw ImageServerError(status: 422, "source image could not be decoded: \(error.message)")
             }

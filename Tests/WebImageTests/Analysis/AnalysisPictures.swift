@@ -18,6 +18,10 @@ enum AnalysisPictures {
     static let gradient = make(32, 24) { x, y in ((x * 8) % 256, (y * 10) % 256, ((x + y) * 5) % 256, 255) }
     /// 20x20, alpha from 0 to 228.
     static let translucent = make(20, 20) { x, y in (x * 12, y * 12, 128, (x + y) * 6) }
+    /// 20x16, uneven alpha (0 to 255, no symmetry).
+    static let uneven = make(20, 16) { x, y in
+        ((x * 12) % 256, (y * y * 3) % 256, (x * y * 7) % 256, (x * 13 + y * 7) % 256)
+    }
     /// 12x40, opaque.
     static let tall = make(12, 40) { x, y in ((x * 20 + y) % 256, (255 - y * 6) % 256, (x * y) % 256, 255) }
     /// 32x32 grey.

@@ -45,6 +45,7 @@ import Testing
         switch name {
         case "gradient": AnalysisPictures.gradient
         case "translucent": AnalysisPictures.translucent
+        case "uneven": AnalysisPictures.uneven
         default: AnalysisPictures.tall
         }
     }

@@ -3,11 +3,12 @@ import Testing
 @testable import WebImage
 
 /// ThumbHash against the bytes Evan Wallace's JavaScript encoder (`rgbaToThumbHash`, run under Node) gave for the
-/// same pictures; the opaque one also matches the Python `thumbhash` package.
+/// same pictures; the opaque one also matches the Python `thumbhash` package. The pictures have no symmetry: in a
+/// symmetric one a term is zero in theory, and its rounding tie is decided by the last bit of `cos` (V8's or glibc's).
 @Suite struct ThumbHashTests {
     @Test(arguments: [
         ("gradient", "9F170E0D9A7077777178788787778787BFB40BF788"),
-        ("translucent", "210886150A17A087B0887A7888A0B00AF96870778088877878"),
+        ("uneven", "DC27860C8C276178908A926A093B99916F5B90779388977807"),
         ("tall", "9CE90D5A1A607A6979787778A87F1A0777"),
     ])
     func knownHashes(picture: String, expected: String) {

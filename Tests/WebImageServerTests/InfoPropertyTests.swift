@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImage
+import WebImageTesting
 
 @testable import WebImageServer
 
@@ -56,6 +57,23 @@ import WebImage
             }
         }
         #expect(parsed > 300, "the generator reaches valid option lists")
+    }
+
+    /// Random paths of option names, numbers and separators through the fuzz target's entry point
+    /// (``FuzzEntries/infoURL(_:)``), whose preconditions check what parses.
+    @Test func randomPathsThroughTheFuzzEntry() {
+        var generator = SplitMix(seed: 0xF022)
+        let tokens = [
+            "bh", "p", "avg", "dc", "th", "ph", "chs", "msr", "msfs", "exp", "pr", "a", "exif", "plain", "md5", "9",
+            "10", "-1", "1e308", "nan", "0", "1", "256", "9223372036854775807", "%3A", "//", ":", "/", "@", ".",
+            "aHR0cDovL2EvYi5wbmc", "http://a/b.png",
+        ]
+        for _ in 0..<SeededPropertyCount.cases(default: 2_000) {
+            var path = "/_/"
+            for _ in 0..<Int(generator.next() % 10) { path += tokens[Int(generator.next() % UInt64(tokens.count))] }
+            FuzzEntries.infoURL(Data(path.utf8))
+        }
+        FuzzEntries.infoURL(Data("/_/avg:1/dc:1:1/bh:9:9/th:1/ph:1/p:256/a:1:1/plain/http://a/b.png".utf8))
     }
 }
 

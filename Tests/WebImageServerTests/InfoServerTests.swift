@@ -87,6 +87,32 @@ import WebImageTesting
         }
     }
 
+    /// An EXIF-rotated JPEG: dimensions after orientation, the orientation, the EXIF fields by title or by name;
+    /// `HEAD` answers the headers only; errors in JSON when asked.
+    @Test func exifOrientationAndHead() async throws {
+        try await ServerHarness.run { harness in
+            harness.origin.register(
+                try Fixtures.data("corpus/images/exif_Landscape_6.jpg"), at: "/rotated.jpg", contentType: "image/jpeg")
+            let info = try WebImage.ImageCoders.default.info(
+                of: try Fixtures.data("corpus/images/exif_Landscape_6.jpg"))
+            let json = try Self.json(try await harness.get(Self.infoURL(harness, "exif:1:1/cs:1/b:1", "/rotated.jpg")))
+            #expect(json["orientation"] as? Int == 6)
+            #expect(json["width"] as? Int == info.height && json["height"] as? Int == info.width)
+            let exif = try #require(json["exif"] as? [String: String])
+            #expect(exif["Orientation"] == "6")
+            #expect(json["colorspace"] as? String == "srgb" && json["bands"] as? Int == 3)
+            let titled = try Self.json(try await harness.get(Self.infoURL(harness, "", "/rotated.jpg")))
+            #expect((titled["exif"] as? [String: String])?["Orientation"] == "6")
+            let head = try await harness.get(Self.infoURL(harness, "", "/rotated.jpg"), method: .head)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength].flatMap { Int($0) } ?? 0 > 0)
+            let error = try await harness.get(
+                Self.infoURL(harness, "bh:10:1", "/rotated.jpg"), headers: [.accept: "application/json"])
+            #expect(error.status == .notFound)
+            #expect(String(buffer: error.body).hasPrefix("{\"error\":"))
+        }
+    }
+
     /// Signed like image URLs: over the path after the signature.
     @Test func signature() async throws {
         let signer = try #require(URLSigner(hexKey: "736563726574", hexSalt: "68656c6c6f"))

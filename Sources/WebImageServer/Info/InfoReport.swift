@@ -28,7 +28,8 @@ enum InfoReport {
             let side = options.decodesPixels ? analysisSide : 1
             let decoding = DecodingOptions(
                 targetSize: PixelSize(width: side, height: side), firstFrameOnly: !options.pagesNumber,
-                limits: DecodingLimits(maxPixelsPerFrame: maxResolution), keepsMetadata: needsMetadata)
+                appliesOrientation: false, limits: DecodingLimits(maxPixelsPerFrame: maxResolution),
+                keepsMetadata: needsMetadata)
             do { image = try coders.decode(data, options: decoding) } catch {
                 throw ImageServerError(status: 422, "source image could not be decoded: \(error.message)")
             }
@@ -61,7 +62,8 @@ enum InfoReport {
             fields.append(("alpha", .bool(traits.bands == 2 || traits.bands == 4)))
             if options.checksTransparency { fields.append(("has_transparency", .bool(!(image?.isOpaque ?? true)))) }
         }
-        if let image { fields += try pixelFields(image.pixels, options: options) }
+        // Decoded as stored, so that the EXIF block keeps its orientation; the analyses see the upright picture.
+        if let image { fields += try pixelFields(image.pixels.oriented(from: info.orientation), options: options) }
         if !options.hashsums.isEmpty {
             fields.append(
                 ("hashsums", .object(options.hashsums.map { ($0, .string(InfoHashsums.digest($0, of: data))) })))

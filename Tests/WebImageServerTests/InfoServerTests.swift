@@ -84,6 +84,17 @@ import WebImageTesting
             let animation = try Self.json(try await harness.get(Self.infoURL(harness, "pn:1", "/anim.webp")))
             #expect(animation["pages_number"] as? Int == 5)
             #expect(animation["format"] as? String == "webp")
+            let frames = (0..<3).map { index in
+                ImageFrame(
+                    pixels: PixelBuffer(
+                        width: 8, height: 8, filledWith: RGBA(red: UInt8(index * 80), green: 0, blue: 0)),
+                    duration: 0.1)
+            }
+            harness.origin.register(
+                try ImageCoders.default.encode(Image(frames: frames), as: .gif, options: .default), at: "/anim.gif",
+                contentType: "image/gif")
+            let gif = try Self.json(try await harness.get(Self.infoURL(harness, "pn:1", "/anim.gif")))
+            #expect(gif["pages_number"] as? Int == 3 && gif["format"] as? String == "gif")
         }
     }
 

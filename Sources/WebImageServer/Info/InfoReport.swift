@@ -23,11 +23,13 @@ enum InfoReport {
         }
         let needsMetadata = options.exif || options.xmp
         var image: Image?
-        if options.decodesPixels || needsMetadata || options.pagesNumber {
+        // Headers count frames but GIF's, whose frames are counted by decoding them (as image requests decode them).
+        let countsFrames = options.pagesNumber && info.format == .gif
+        if options.decodesPixels || needsMetadata || countsFrames {
             // Shrink-on-load: the analyses resample to at most 512 pixels a side, and metadata needs no pixels.
             let side = options.decodesPixels ? analysisSide : 1
             let decoding = DecodingOptions(
-                targetSize: PixelSize(width: side, height: side), firstFrameOnly: !options.pagesNumber,
+                targetSize: PixelSize(width: side, height: side), firstFrameOnly: !countsFrames,
                 appliesOrientation: false, limits: DecodingLimits(maxPixelsPerFrame: maxResolution),
                 keepsMetadata: needsMetadata)
             do { image = try coders.decode(data, options: decoding) } catch {
@@ -57,7 +59,9 @@ enum InfoReport {
         if options.colorspace { fields.append(("colorspace", .string(traits.colorspace))) }
         if options.bands { fields.append(("bands", .int(traits.bands))) }
         if options.sampleFormat { fields.append(("sample_format", .string(traits.sampleFormat))) }
-        if options.pagesNumber { fields.append(("pages_number", .int(image?.frames.count ?? info.frameCount))) }
+        if options.pagesNumber {
+            fields.append(("pages_number", .int(countsFrames ? image?.frames.count ?? 1 : info.frameCount)))
+        }
         if options.alpha {
             fields.append(("alpha", .bool(traits.bands == 2 || traits.bands == 4)))
             if options.checksTransparency { fields.append(("has_transparency", .bool(!(image?.isOpaque ?? true)))) }

@@ -29,7 +29,9 @@ struct InfoServeProcessTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        try await body("http://127.0.0.1:\(try ServeLifecycleTests.port(of: output))")
+        // Blocking reads run off Swift's cooperative threads, which the test origin needs to answer.
+        let port = try await ServeLifecycleTests.offPool { Result { try ServeLifecycleTests.port(of: output) } }.get()
+        try await body("http://127.0.0.1:\(port)")
         process.terminate()
         return await ServeLifecycleTests.offPool {
             String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -98,8 +100,10 @@ struct InfoServeProcessTests {
     }
 
     /// A bad info preset stops the server at start with status 64, naming it.
-    @Test func aBadInfoPresetExits64() throws {
-        let (status, error) = try ServeLifecycleTests.run(["--info-preset", "bad=bh:10:1"])
+    @Test func aBadInfoPresetExits64() async throws {
+        let (status, error) = try await ServeLifecycleTests.offPool {
+            Result { try ServeLifecycleTests.run(["--info-preset", "bad=bh:10:1"]) }
+        }.get()
         #expect(status == 64)
         #expect(error.contains("--info-preset"), "\(error)")
     }

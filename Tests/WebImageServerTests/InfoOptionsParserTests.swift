@@ -112,4 +112,28 @@ import Testing
         #expect(text.contains(#""aux":{"Lens":"16-35 mm"}"#))
         #expect(!text.contains("rdf") && !text.contains("xmlns"))
     }
+
+    /// Colour space, bands, sample format and alpha from PNG and JPEG headers.
+    @Test func sourceTraits() {
+        func describe(_ traits: SourceTraits) -> String {
+            "\(traits.colorspace) \(traits.bands) \(traits.sampleFormat) \(traits.hasAlpha)"
+        }
+        func png(type: UInt8, depth: UInt8, chunks: [UInt8] = []) -> Data {
+            let ihdr: [UInt8] = [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 1, 0, 0, 0, 1, depth, type, 0, 0, 0]
+            return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + ihdr + [0, 0, 0, 0] + chunks)
+        }
+        let grey16 = SourceTraits(png(type: 0, depth: 16), hasAlpha: true)
+        #expect(describe(grey16) == "grey16 1 ushort false")
+        let trns: [UInt8] = [0, 0, 0, 2] + Array("tRNS".utf8) + [0, 0, 0, 0, 0, 0]
+        let palette = SourceTraits(png(type: 3, depth: 8, chunks: trns), hasAlpha: false)
+        #expect(describe(palette) == "srgb 4 uchar true")
+        #expect(SourceTraits(png(type: 2, depth: 8), hasAlpha: true).bands == 3)
+        // A JPEG whose frame header (SOF0) has four components: CMYK, four bands, no alpha.
+        let sof: [UInt8] = [0xFF, 0xC0, 0, 14, 8, 0, 1, 0, 1, 4, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0, 4, 0x11, 0]
+        let cmyk = SourceTraits(Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0] + sof), hasAlpha: true)
+        #expect(describe(cmyk) == "cmyk 4 uchar false")
+        let grey = SourceTraits(Data([0xFF, 0xD8] + sof.prefix(9) + [1]), hasAlpha: false)
+        #expect(grey.colorspace == "b-w" && grey.bands == 1)
+        #expect(SourceTraits(Data("RIFF".utf8), hasAlpha: true).bands == 4)
+    }
 }

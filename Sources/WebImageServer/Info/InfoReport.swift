@@ -6,10 +6,11 @@ enum InfoReport {
     /// The smallest side a decode for the pixel analyses keeps (the largest any analysis samples).
     static let analysisSide = 512
 
-    /// The JSON of `data` under `options`, decoding only what the options need, within `limits`.
+    /// The JSON of `data` under `options`, decoding only what the options need, at most `maxResolution` pixels.
     ///
-    /// - Throws: ``ImageServerError``: 422 for a source that is not an image the server reads, 422 for a source
-    ///   beyond the resolution limit.
+    /// - Throws: ``ImageServerError``: 422 for a source that is not an image the server reads, beyond the resolution
+    ///   limit, or (when the pixels or the frames are needed) that does not decode. Metadata that does not decode is
+    ///   left out.
     static func make(
         _ data: Data, options: InfoOptions, maxResolution: Int, coders: ImageCoders = .default
     ) throws(ImageServerError) -> JSONValue {
@@ -33,7 +34,9 @@ enum InfoReport {
                 appliesOrientation: false, limits: DecodingLimits(maxPixelsPerFrame: maxResolution),
                 keepsMetadata: needsMetadata)
             do { image = try coders.decode(data, options: decoding) } catch {
-                throw ImageServerError(status: 422, "source image could not be decoded: \(error.message)")
+                if options.decodesPixels || countsFrames {
+                    throw ImageServerError(status: 422, "source image could not be decoded: \(error.message)")
+                }
             }
         }
         var fields: [(String, JSONValue)] = []
@@ -63,7 +66,7 @@ enum InfoReport {
             fields.append(("pages_number", .int(countsFrames ? image?.frames.count ?? 1 : info.frameCount)))
         }
         if options.alpha {
-            fields.append(("alpha", .bool(traits.bands == 2 || traits.bands == 4)))
+            fields.append(("alpha", .bool(traits.hasAlpha)))
             if options.checksTransparency { fields.append(("has_transparency", .bool(!(image?.isOpaque ?? true)))) }
         }
         // Decoded as stored, so that the EXIF block keeps its orientation; the analyses see the upright picture.

@@ -6,10 +6,13 @@ struct SourceTraits: Sendable, Hashable {
     var colorspace = "srgb"
     var bands = 3
     var sampleFormat = "uchar"
+    /// Whether there is an alpha band (CMYK's fourth band is not one).
+    var hasAlpha: Bool
 
     /// The traits of `data`; `hasAlpha` (from the decoder's header information) decides the bands of formats whose
     /// headers are not read here.
     init(_ data: Data, hasAlpha: Bool) {
+        self.hasAlpha = hasAlpha
         bands = hasAlpha ? 4 : 3
         let bytes = [UInt8](data.prefix(1 << 16))
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), bytes.count >= 26 {
@@ -23,6 +26,7 @@ struct SourceTraits: Sendable, Hashable {
             case 3: bands = hasTransparency ? 4 : 3
             default: bands = 4
             }
+            self.hasAlpha = bands == 2 || bands == 4
             if depth == 16 { sampleFormat = "ushort" }
             if depth == 16, colorspace == "srgb" { colorspace = "rgb16" }
             if depth == 16, colorspace == "b-w" { colorspace = "grey16" }
@@ -32,6 +36,7 @@ struct SourceTraits: Sendable, Hashable {
             case 4: (colorspace, bands) = ("cmyk", 4)
             default: bands = 3
             }
+            self.hasAlpha = false
         }
     }
 

@@ -167,7 +167,7 @@ let package = Package(
 // they build with `-sanitize=fuzzer,address` in their own build folder, never as part of a plain `swift build`.
 if Context.environment["WEBIMAGE_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/fuzz-driver", swiftSettings: strict))
-    for name in ["fuzz-decode", "fuzz-thumbnail", "fuzz-info", "fuzz-partial", "fuzz-transform", "fuzz-url"] {
+    for name in ["fuzz-decode", "fuzz-thumbnail", "fuzz-info", "fuzz-partial", "fuzz-transform", "fuzz-url", "fuzz-info-url"] {
         package.targets.append(
             .executableTarget(
                 name: name, dependencies: ["FuzzDriver", "WebImageTesting"], path: "Fuzz/\(name)",

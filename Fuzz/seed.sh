@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$1
-for target in fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform fuzz-url; do
+for target in fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform fuzz-url fuzz-info-url; do
     mkdir -p "$root/$target"
 done
 # URL paths for fuzz-url: every option family, numbers of every spelling Go takes, both source forms.
@@ -17,6 +17,15 @@ for path in "/x/rs:fill:300:200:1:1:so/plain/http://a.example/b.jpg@webp" \
     "/x/wm:0.5:re:10:-5:0.25/t:10:ff00ff:1:0/pd:1:2:3:4/pr:p:s/fq:webp:70:jpg:60/plain/s3://bucket/key"; do
     n=$((n + 1))
     printf %s "$path" > "$root/fuzz-url/seed-$n"
+done
+# /info paths: every info option with ordinary and hostile numbers.
+i=0
+for path in '/_/plain/http://a/b.png' '/_/avg:1:0/dc:1:1/bh:4:3/th:1/ph:1/p:16/plain/http://a/b.png' \
+    '/_/a:1:1/cs:1/b:1/sf:1/pn:1/chs:md5:sha1:sha256:sha512/exif:1:1/xmp:1/plain/http://a/b.png' \
+    '/_/bh:9:9/p:256/msr:0.5/msfs:99999999999/exp:99999999999/pr:p/aHR0cDovL2EvYi5wbmc' \
+    '/_/bh:-1:1e9/p:1/cb:x/plain/local:///b.png'; do
+    printf '%s' "$path" > "$root/fuzz-info-url/path$i"
+    i=$((i + 1))
 done
 for file in Tests/Fixtures/corpus/images/* Tests/Fixtures/formats/images/* Tests/Fixtures/regressions/* \
     Tests/Fixtures/fuzz-regressions/*/*; do

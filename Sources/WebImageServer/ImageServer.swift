@@ -24,6 +24,8 @@ public final class ImageServer: Sendable {
     let responder: ImageResponder
     /// `POST /admin/purge`, present only with a purge key.
     let purge: PurgeResponder?
+    /// `GET /info/...`, unless disabled (docs/info.md).
+    let info: InfoResponder?
 
     /// Builds the server's parts; nothing is fetched or bound yet.
     ///
@@ -64,6 +66,15 @@ public final class ImageServer: Sendable {
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
                 peers: configuration.peers, logger: configuration.logger)
         }
+        let gate = ProcessingGate(
+            slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
+            metrics: metrics, whenIdle: configuration.whenIdle)
+        info =
+            configuration.info.isEnabled
+            ? InfoResponder(
+                parser: InfoURLParser(signer: configuration.signer, configuration: configuration.info), policy: policy,
+                fetcher: fetcher, gate: gate, secret: RequestSecret(configuration.secret), limits: limits,
+                ttl: configuration.ttl) : nil
         responder = ImageResponder(
             parser: ImageURLParser(
                 signer: configuration.signer, presets: configuration.presets,
@@ -76,9 +87,7 @@ public final class ImageServer: Sendable {
                 formats: FormatChoice(preferred: configuration.preferredFormats), encoder: configuration.encoder),
             watermarks: watermarks,
             fallback: fallback,
-            gate: ProcessingGate(
-                slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,
-                metrics: metrics, whenIdle: configuration.whenIdle),
+            gate: gate,
             metrics: metrics,
             forwarder: PeerForwarder(configuration: configuration),
             secret: RequestSecret(configuration.secret),
@@ -92,7 +101,7 @@ public final class ImageServer: Sendable {
     }
 
     /// Adds `GET`/`HEAD` `health`, `GET metrics` (Prometheus text format), `POST admin/purge` (with a purge key),
-    /// the image routes, a landing page at the group's root and `OPTIONS` on every path (200, as imgproxy answers)
+    /// `GET`/`HEAD` `info/...` (docs/info.md), the image routes, a landing page at the group's root and `OPTIONS` on every path (200, as imgproxy answers)
     /// under `group`'s path. Every response carries imgproxy's `Content-Security-Policy` and an `X-Request-ID`, and
     /// with ``ImageServerConfiguration/allowOrigin`` its CORS headers. With ``ImageServerConfiguration/secret`` image
     /// requests must carry it; the landing page, `health`, `metrics` and `OPTIONS` need not, as in imgproxy.
@@ -113,6 +122,13 @@ public final class ImageServer: Sendable {
             let outcome = await responder.respond(path: Self.imagePath(request, context: context), request: request)
             log.record(outcome, method: request.method, seconds: start.secondsUntilNow)
             return outcome.response
+        }
+        if let info {
+            let answer: @Sendable (Request, Context) async throws -> Response = { request, context in
+                await info.respond(path: Self.imagePath(request, context: context), request: request)
+            }
+            group.get("info/**", use: answer)
+            group.head("info/**", use: answer)
         }
         group.get("**", use: image)
         group.head("**", use: image)

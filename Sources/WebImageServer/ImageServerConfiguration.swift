@@ -9,6 +9,8 @@ public struct ImageServerConfiguration: Sendable {
     public var signer: URLSigner?
     /// Named option lists; `default` applies to every request.
     public var presets = Presets()
+    /// The `/info` endpoint's settings (docs/info.md).
+    public var info = InfoConfiguration()
     /// When not empty, a source must start with one of these prefixes, where `*` matches any characters but `/`
     /// (imgproxy's `IMGPROXY_ALLOWED_SOURCES`: `https://*.example.com/`).
     public var allowedSources: [String] = []

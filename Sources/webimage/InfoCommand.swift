@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImage
+import WebImageServer
 
 /// `webimage info SOURCE`: what the image's header says, without decoding its pixels.
 struct InfoCommand: AsyncParsableCommand {
@@ -12,10 +13,16 @@ struct InfoCommand: AsyncParsableCommand {
             durations are not in the headers of GIF, APNG and animated WebP in one place: --durations decodes the \
             whole animation to list them. The cache is not used.
 
+            With any of the analysis flags below, or --info-options, the answer is instead the JSON the server's \
+            /info endpoint gives for the same options (docs/info.md): size, format, mime_type, width, height, \
+            orientation, exif, xmp by default, and each field asked for.
+
             Examples:
               webimage info photo.jpg
               webimage info https://example.com/anim.webp --durations
               webimage info anim.gif --json
+              webimage info photo.jpg --average --blurhash 4:3 --thumb-hash
+              webimage info photo.jpg --info-options dc:1:1/ph:1/chs:sha256
             """)
 
     @Argument(help: "The image: a path, a file:// or http(s):// URL, or a data: URI.")
@@ -29,6 +36,30 @@ struct InfoCommand: AsyncParsableCommand {
 
     @Flag(help: "Print {source, format, width, height, frames, orientation, hasAlpha, bytes, durations?} as JSON.")
     var json = false
+
+    @Option(help: "/info options, as in the URL (avg:1/dc:1:1/bh:4:3): print the /info JSON.")
+    var infoOptions: String?
+
+    @Flag(help: "The average colour, transparent pixels left out (/info's average).")
+    var average = false
+
+    @Flag(help: "The six dominant colours, missing ones built from found ones (/info's dominant_colors:1:1).")
+    var dominantColors = false
+
+    @Option(help: "The BlurHash with X:Y components, 1 to 9 each (/info's blurhash).")
+    var blurhash: String?
+
+    @Flag(help: "The ThumbHash, in hexadecimal (/info's thumb_hash).")
+    var thumbHash = false
+
+    @Flag(help: "The 64-bit perceptual hash (/info's perceptual_hash).")
+    var perceptualHash = false
+
+    @Option(help: "A palette of at most N colours, 2 to 256 (/info's palette).")
+    var palette: Int?
+
+    @Option(help: "Digests of the file: md5, sha1, sha256, sha512, comma-separated (/info's calc_hashsums).")
+    var hashsums: String?
 
     struct Report: Encodable {
         let source: String
@@ -45,6 +76,10 @@ struct InfoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let options = analysisOptions {
+            try await printAnalysis(options)
+            return
+        }
         let report: Report
         do throws(WebImageError) {
             report = try await makeReport()

@@ -50,6 +50,7 @@ struct ParityOptions: ParsableArguments {
         rules.onlyPresets = try Settings.onlyPresets.resolve(switch: onlyPresets)
         rules.allowsSecurityOptions = try Settings.allowSecurityOptions.resolve(switch: allowSecurityOptions)
         configuration.optionRules = rules
+        configuration.info.allowsSecurityOptions = rules.allowsSecurityOptions
         if let megapixels = try Settings.maxAnimationFrameResolution.resolve(maxAnimationFrameResolution) {
             configuration.limits.maxAnimationFrameResolution = ServeCommand.saturating(megapixels * 1_000_000)
         }

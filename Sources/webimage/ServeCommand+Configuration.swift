@@ -60,6 +60,7 @@ extension ServeCommand {
         try watermark.apply(to: &configuration)
         try encoding.apply(to: &configuration)
         try parity.apply(to: &configuration)
+        try info.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10

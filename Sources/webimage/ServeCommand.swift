@@ -144,6 +144,8 @@ struct ServeCommand: AsyncParsableCommand {
     var encoding: EncoderOptions
     @OptionGroup(title: "URL rules, fallback image, clients and logs")
     var parity: ParityOptions
+    @OptionGroup(title: "Info")
+    var info: InfoServeOptions
 
     func run() async throws {
         let setup = try makeSetup()

@@ -10,19 +10,7 @@ public struct Presets: Sendable, Hashable {
     /// - Throws: ``ImageServerError`` (status 404 kind) naming the first bad definition, or the first preset whose
     ///   options do not parse.
     public init(definitions: [String]) throws(ImageServerError) {
-        table = [:]
-        for definition in definitions {
-            let trimmed = definition.trimmingSpaces
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let halves = trimmed.split(separator: "=", omittingEmptySubsequences: false)
-            guard halves.count == 2 else { throw .invalid("invalid preset definition: \(trimmed)") }
-            let name = String(halves[0]).trimmingSpaces
-            let value = String(halves[1]).trimmingSpaces
-            guard !name.isEmpty, !value.isEmpty else { throw .invalid("empty preset name or value: \(trimmed)") }
-            let (options, rest) = URLOption.split(value.split(separator: "/").map(String.init))
-            guard rest.isEmpty else { throw .invalid("invalid preset value: \(trimmed)") }
-            table[name] = options
-        }
+        try self.init(unvalidated: definitions)
         // The security options parse here; whether a URL may use them is the server's rule
         // (``ImageServerConfiguration/validate()`` refuses presets that use them when it does not allow them).
         var rules = OptionRules()
@@ -38,13 +26,25 @@ public struct Presets: Sendable, Hashable {
         }
     }
 
+    /// Parses the definitions without checking the options (info presets hold info options).
+    init(unvalidated definitions: [String]) throws(ImageServerError) {
+        table = [:]
+        for definition in definitions {
+            let trimmed = definition.trimmingSpaces
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let halves = trimmed.split(separator: "=", omittingEmptySubsequences: false)
+            guard halves.count == 2 else { throw .invalid("invalid preset definition: \(trimmed)") }
+            let name = String(halves[0]).trimmingSpaces
+            let value = String(halves[1]).trimmingSpaces
+            guard !name.isEmpty, !value.isEmpty else { throw .invalid("empty preset name or value: \(trimmed)") }
+            let (options, rest) = URLOption.split(value.split(separator: "/").map(String.init))
+            guard rest.isEmpty else { throw .invalid("invalid preset value: \(trimmed)") }
+            table[name] = options
+        }
+    }
+
     /// The preset names.
     public var names: [String] { table.keys.sorted() }
-
-    /// The first preset that uses one of imgproxy's security options, if any.
-    var firstUsingSecurityOptions: String? {
-        names.first { name in table[name]?.contains { OptionTable.byName[$0.name]?.isSecurity == true } == true }
-    }
 }
 
 extension String {

@@ -9,6 +9,7 @@ import WebImageTesting
     static let entries: [String: @Sendable (Data) -> Void] = [
         "fuzz-decode": FuzzEntries.decode, "fuzz-thumbnail": FuzzEntries.thumbnail, "fuzz-info": FuzzEntries.info,
         "fuzz-partial": FuzzEntries.partial, "fuzz-transform": FuzzEntries.transform, "fuzz-url": FuzzEntries.url,
+        "fuzz-info-url": FuzzEntries.infoURL,
     ]
 
     private static func files(in directory: URL) -> [URL] {

@@ -1,0 +1,107 @@
+import Foundation
+
+/// What an `/info` path asks for.
+public struct InfoURLRequest: Sendable, Hashable {
+    /// The info options, presets applied.
+    public var options: InfoOptions
+    /// The source URL as given (after percent- or base64-decoding).
+    public var source: String
+}
+
+/// Turns the part of `/info/{signature}/{info options}/plain/{url}` (or `/{base64 url}`) after `/info` into an
+/// ``InfoURLRequest``, checking the signature first, exactly as image URLs are signed: over the path after the
+/// signature.
+public struct InfoURLParser: Sendable {
+    /// The signer; `nil` accepts any signature.
+    public let signer: URLSigner?
+    /// The allowed options, presets and security options.
+    public let configuration: InfoConfiguration
+
+    /// A parser with an optional signer and the `/info` settings.
+    public init(signer: URLSigner?, configuration: InfoConfiguration) {
+        self.signer = signer
+        self.configuration = configuration
+    }
+
+    /// Parses `path` (percent-encoded, starting with `/`, without `/info`) at Unix time `now`.
+    ///
+    /// - Throws: ``ImageServerError``: 403 for a bad signature or a security option not allowed, 404 for a malformed
+    ///   path, an unknown or not allowed option or a bad argument.
+    public func parse(_ path: String, now: Int) throws(ImageServerError) -> InfoURLRequest {
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        guard let slash = trimmed.firstIndex(of: "/") else { throw .invalid("invalid path") }
+        let signature = String(trimmed[..<slash])
+        let rest = ImageURLParser.redenormalize(String(trimmed[trimmed.index(after: slash)...]))
+        guard !signature.isEmpty, !rest.isEmpty else { throw .invalid("invalid path") }
+        if let signer {
+            guard signer.verify(signature, for: "/" + rest) else {
+                throw ImageServerError(status: 403, "invalid signature")
+            }
+        } else if signature.contains(":") {
+            throw ImageServerError(status: 403, "malformed signature: the path must start with a signature")
+        }
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let context = InfoParsingContext(now: now, allowsSecurityOptions: configuration.allowsSecurityOptions)
+        var options = InfoOptions()
+        if configuration.presets.table["default"] != nil {
+            try applyPresets(["default"], to: &options, used: [], context: context)
+        }
+        let sourceParts: [String]
+        if configuration.onlyPresets {
+            // As imgproxy: the first segment is the preset names, the rest the source.
+            let names = parts[0].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            try applyPresets(names, to: &options, used: [], context: context)
+            sourceParts = Array(parts.dropFirst())
+        } else {
+            let (urlOptions, rest) = URLOption.split(parts)
+            for option in urlOptions {
+                if !configuration.allowedOptions.isEmpty, !configuration.allowedOptions.contains(option.name) {
+                    throw ImageServerError(status: 403, "info option \(option.name.prefix(64)) is not allowed")
+                }
+                try apply(option, to: &options, used: [], context: context)
+            }
+            sourceParts = rest
+        }
+        let (source, _) = try ImageURLParser.decodeSource(sourceParts)
+        return InfoURLRequest(options: options, source: source)
+    }
+
+    /// Checks every preset's options, as the server does at start.
+    static func validate(_ configuration: InfoConfiguration) throws(ImageServerError) {
+        let parser = InfoURLParser(signer: nil, configuration: configuration)
+        let context = InfoParsingContext(now: 0, allowsSecurityOptions: true)
+        for name in configuration.presets.names {
+            var options = InfoOptions()
+            do {
+                try parser.applyPresets([name], to: &options, used: [], context: context)
+            } catch {
+                throw .invalid("error in info preset \(name): \(error.message)")
+            }
+        }
+    }
+
+    private func apply(
+        _ option: URLOption, to options: inout InfoOptions, used: [String], context: InfoParsingContext
+    ) throws(ImageServerError) {
+        if option.name == "preset" || option.name == "pr" {
+            try applyPresets(option.args, to: &options, used: used, context: context)
+        } else if let apply = InfoOptionTable.byName[option.name] {
+            try apply(option.args, &options, context)
+        } else {
+            throw .invalid("unknown info option \(option.name.prefix(64))")
+        }
+    }
+
+    private func applyPresets(
+        _ names: [String], to options: inout InfoOptions, used: [String], context: InfoParsingContext
+    ) throws(ImageServerError) {
+        for name in names {
+            guard let preset = configuration.presets.table[name] else {
+                throw .invalid("unknown preset \(name.prefix(64))")
+            }
+            if used.contains(name) { continue }
+            options.usedPresets.append(name)
+            for option in preset { try apply(option, to: &options, used: used + [name], context: context) }
+        }
+    }
+}

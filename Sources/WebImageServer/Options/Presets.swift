@@ -45,6 +45,11 @@ public struct Presets: Sendable, Hashable {
 
     /// The preset names.
     public var names: [String] { table.keys.sorted() }
+
+    /// The first preset that uses one of imgproxy's security options, if any.
+    var firstUsingSecurityOptions: String? {
+        names.first { name in table[name]?.contains { OptionTable.byName[$0.name]?.isSecurity == true } == true }
+    }
 }
 
 extension String {

@@ -20,14 +20,15 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Keep the source's EXIF block on the image (``Image/exif``), for encoders asked to embed it. Default: `false`.
     public var keepsMetadata: Bool
     /// Convert PNGs that describe their colours only with `gAMA` and `cHRM` (no `iCCP`, no `sRGB`) to sRGB, as
-    /// browsers do. Default: `false`, as libpng, libvips and so imgproxy do: such samples are taken for sRGB.
+    /// browsers and Apple's ImageIO do. Default: `true`, so that a PNG shows as a browser shows it. `false` takes such
+    /// samples for sRGB, as libpng, libvips and so imgproxy do (`webimage serve` turns it off unless `--png-gamma`).
     public var appliesPNGGamma: Bool
 
     /// Creates options; by default a full-size decode of every frame, upright, with the default limits.
     public init(
         targetSize: PixelSize? = nil, firstFrameOnly: Bool = false, appliesOrientation: Bool = true,
         limits: DecodingLimits = .default, keepsColorProfile: Bool = false,
-        keepsMetadata: Bool = false, appliesPNGGamma: Bool = false
+        keepsMetadata: Bool = false, appliesPNGGamma: Bool = true
     ) {
         self.targetSize = targetSize
         self.firstFrameOnly = firstFrameOnly

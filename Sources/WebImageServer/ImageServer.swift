@@ -67,7 +67,8 @@ public final class ImageServer: Sendable {
             store: store,
             processor: ImageProcessor(
                 coders: ImageCoders.default, limits: limits,
-                formats: FormatChoice(preferred: configuration.preferredFormats)),
+                formats: FormatChoice(preferred: configuration.preferredFormats),
+                appliesPNGGamma: configuration.appliesPNGGamma),
             watermarks: watermarks,
             gate: ProcessingGate(
                 slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,

@@ -42,8 +42,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            Output format: jpeg, png, webp, gif, avif, bmp, ico or tiff (default: from -o's extension, or the source's \
-            format).
+            Output format: jpeg, png, webp, gif, avif, jxl, heic, bmp, ico or tiff (default: from -o's extension, or \
+            the source's format).
             """)
     var format: String?
 
@@ -122,7 +122,8 @@ struct FetchCommand: AsyncParsableCommand {
         let explicit = try format.map { (name: String) throws(WebImageError) -> ImageFormat in
             guard let format = ImageFormat(fileExtension: name), ImageCoders.default.canEncode(format) else {
                 throw WebImageError(
-                    .invalidArgument, "--format takes jpeg, png, webp, gif, avif, bmp, ico or tiff, not '\(name)'")
+                    .invalidArgument,
+                    "--format takes jpeg, png, webp, gif, avif, jxl, heic, bmp, ico or tiff, not '\(name)'")
             }
             return format
         }

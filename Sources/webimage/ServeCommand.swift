@@ -140,6 +140,8 @@ struct ServeCommand: AsyncParsableCommand {
     var cluster: ClusterOptions
     @OptionGroup(title: "Watermark")
     var watermark: WatermarkOptions
+    @OptionGroup(title: "Formats")
+    var formats: FormatOptions
 
     func run() async throws {
         let setup = try makeSetup()

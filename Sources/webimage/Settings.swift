@@ -97,7 +97,10 @@ enum Settings {
     static let presetsSeparator = "IMGPROXY_PRESETS_SEPARATOR"
 
     /// Every setting, for the check at start and the list of the variables read.
-    static let all: [any SettingVariables] = [
+    static let all: [any SettingVariables] = listed + formats
+
+    /// The settings of this file.
+    private static let listed: [any SettingVariables] = [
         host, port, secret, allowOrigin, logLevel, ttl, workers, queueSize, queueTimeout, timeout, shutdownTimeout,
         malloc, key, salt, signatureSize, trustedSignatures, allowedSources, localRoot, maxSrcResolution,
         maxSrcFileSize, maxAnimationFrames, maxResultDimension, maxRedirects, downloadTimeout, allowLoopbackSources,

@@ -43,7 +43,7 @@ struct ServeLifecycleTests {
         (["--workers", "0"], "--workers"), (["--local-root", "/nonexistent/root"], "--local-root"),
         (["--cache-dir", "/etc/hostname"], "--cache-dir"), (["--peer-forward"], "--self"),
         (["--peer-forward", "--self", "http://127.0.0.1:8080"], "--peer"),
-        (["--self", "ftp://127.0.0.1:8080"], "--self"), (["--preferred-formats", "jpeg,heic"], "--preferred-formats"),
+        (["--self", "ftp://127.0.0.1:8080"], "--self"), (["--preferred-formats", "jpeg,xyz"], "--preferred-formats"),
         (["--preferred-formats", ""], "--preferred-formats"),
         (["--key", "00,11", "--salt", "22"], "as many salts"),
         (["--key", "00", "--salt", "11", "--signature-size", "33"], "--signature-size"),
@@ -62,6 +62,7 @@ struct ServeLifecycleTests {
         ("WEBIMAGE_PORT", "abc"), ("WEBIMAGE_AUTO_WEBP", "maybe"), ("WEBIMAGE_MALLOC", "jemalloc"),
         ("WEBIMAGE_TIMEOUT", "soon"), ("IMGPROXY_TTL", "1y"), ("IMGPROXY_BIND", "localhost"),
         ("IMGPROXY_AUTO_WEBP", "maybe"), ("IMGPROXY_LOG_LEVEL", "loud"), ("IMGPROXY_MAX_SRC_RESOLUTION", "big"),
+        ("IMGPROXY_AUTO_JXL", "maybe"), ("IMGPROXY_ENFORCE_JXL", "2"), ("WEBIMAGE_PNG_GAMMA", "yes please"),
     ])
     func environmentValuesThatDoNotParseExit64(name: String, value: String) throws {
         let (status, error) = try Self.run([], environment: [name: value])
@@ -76,7 +77,7 @@ struct ServeLifecycleTests {
         (["IMGPROXY_MAX_REDIRECTS": "-1"], "--max-redirects"),
         (["IMGPROXY_PRESETS": "a=w:1,b=w:x"], "preset b"),
         (["IMGPROXY_PRESETS_PATH": "/nonexistent"], "--presets-file"),
-        (["IMGPROXY_PREFERRED_FORMATS": "png,heic"], "heic"),
+        (["IMGPROXY_PREFERRED_FORMATS": "png,xyz"], "xyz"),
         (["IMGPROXY_KEY": "00,11", "IMGPROXY_SALT": "22"], "as many salts"),
         (
             ["IMGPROXY_USE_S3": "true", "AWS_ACCESS_KEY_ID": "", "WEBIMAGE_S3_SOURCE_ACCESS_KEY": ""],

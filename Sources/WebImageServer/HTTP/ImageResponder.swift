@@ -45,7 +45,9 @@ struct ImageResponder: Sendable {
     }
 
     /// Whether responses depend on `Accept` (`Vary: Accept`).
-    private var negotiates: Bool { configuration.autoWebP || configuration.autoAVIF }
+    private var negotiates: Bool {
+        configuration.autoWebP || configuration.autoAVIF || configuration.autoJXL || configuration.enforceJXL
+    }
 
     private func answer(
         path: String, request: Request, negotiation: Negotiation, into outcome: inout Outcome
@@ -56,7 +58,7 @@ struct ImageResponder: Sendable {
         let url = try policy.url(for: parsed.source)
         outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
         let options = parsed.options
-        let format = options.format ?? negotiatedFormat(negotiation)
+        let format = enforcedFormat(negotiation) ?? options.format ?? negotiatedFormat(negotiation)
         let key = ResultKey(options: options, source: parsed.source, format: format)
         let etag = key.etag
         var headers = HTTPFields()
@@ -141,8 +143,15 @@ struct ImageResponder: Sendable {
         return result
     }
 
-    /// The format `Accept` chooses when the URL names none: AVIF (with `autoAVIF`), then WebP (with `autoWebP`).
+    /// The format `Accept` imposes even over the URL's, as imgproxy's `IMGPROXY_ENFORCE_JXL`: JPEG XL.
+    private func enforcedFormat(_ negotiation: Negotiation) -> ImageFormat? {
+        configuration.enforceJXL && negotiation.acceptsJXL ? .jxl : nil
+    }
+
+    /// The format `Accept` chooses when the URL names none, in imgproxy's order: JPEG XL (with `autoJXL` or
+    /// `enforceJXL`), AVIF (with `autoAVIF`), then WebP (with `autoWebP`).
     private func negotiatedFormat(_ negotiation: Negotiation) -> ImageFormat? {
+        if (configuration.autoJXL || configuration.enforceJXL) && negotiation.acceptsJXL { return .jxl }
         if configuration.autoAVIF && negotiation.acceptsAVIF { return .avif }
         if configuration.autoWebP && negotiation.acceptsWebP { return .webp }
         return nil

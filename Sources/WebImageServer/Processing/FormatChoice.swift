@@ -8,9 +8,9 @@ import WebImage
 /// format.
 struct FormatChoice: Sendable {
     /// The formats the server writes, and of those the ones that animate and the ones with alpha.
-    static let writable: [ImageFormat] = [.jpeg, .png, .webp, .avif, .gif, .bmp, .ico, .tiff]
+    static let writable: [ImageFormat] = [.jpeg, .png, .webp, .avif, .gif, .bmp, .ico, .tiff, .jxl, .heic]
     static let animatable: Set<ImageFormat> = [.webp, .gif]
-    static let withAlpha: Set<ImageFormat> = [.png, .webp, .avif, .gif, .bmp, .ico, .tiff]
+    static let withAlpha: Set<ImageFormat> = [.png, .webp, .avif, .gif, .bmp, .ico, .tiff, .jxl, .heic]
 
     /// The preferred formats, in order; never empty, all writable.
     let preferred: [ImageFormat]

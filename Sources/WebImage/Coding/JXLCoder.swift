@@ -15,7 +15,9 @@ import Foundation
 /// libjxl 0.7 outside any memory manager, so a custom one could not bound them). The bytes are fed from memory in one
 /// piece; libjxl runs on one thread per core. JPEG XL has
 /// no cheap shrink-on-load (its 1:8 "DC" preview would be a progressive decode, not a smaller one), so
-/// ``DecodingOptions/targetSize`` is left to the resampler. A file cut short is ``WebImageError/Code/truncatedData``.
+/// ``DecodingOptions/targetSize`` is left to the resampler. A file cut short is ``WebImageError/Code/truncatedData``,
+/// other invalid data ``WebImageError/Code/corruptData``; Debian's libjxl 0.7 also prints a line to stderr for some
+/// invalid files (its `JXL_FAILURE` debug messages are compiled in, with no API to turn them off).
 ///
 /// Encodes with ``EncodingOptions/quality`` mapped to a Butteraugli distance as `cjxl -q` maps it
 /// (``distance(forQuality:)``; quality 100 or ``EncodingOptions/lossless`` is lossless), and

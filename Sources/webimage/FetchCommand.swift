@@ -57,6 +57,11 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Do not read or write the disk cache.")
     var noCache = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Convert PNGs described only by gAMA/cHRM to sRGB, as browsers do (default: on; off as imgproxy).")
+    var pngGamma = true
+
     @Flag(help: "Revalidate cached bytes with the server instead of trusting them (refreshCached).")
     var refresh = false
 
@@ -96,7 +101,7 @@ struct FetchCommand: AsyncParsableCommand {
             }
         }
         let urls = jobs.compactMap { try? $0.request.get().url }
-        let manager = ManagerFactory.manager(for: urls, disk: noCache ? nil : cache.diskCache())
+        let manager = ManagerFactory.manager(for: urls, disk: noCache ? nil : cache.diskCache(), pngGamma: pngGamma)
         let results = await BatchRunner.run(jobs, manager: manager, concurrency: max(concurrency, 1))
         await manager.shutdown()
         var failure: ExitCode?

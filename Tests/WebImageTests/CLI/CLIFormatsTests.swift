@@ -29,4 +29,23 @@ import WebImageTesting
             #expect(unknown.status == 64 && unknown.stderr.contains("jxl, heic"), "\(unknown.stderr)")
         }
     }
+
+    /// PngSuite's `basn2c08` says gamma 1.0 in `gAMA`: converted by default, as browsers show it, and as the corpus's
+    /// reference (netpbm, which ignores `gAMA`) with `--no-png-gamma`.
+    @Test func pngGammaIsAppliedUnlessTurnedOff() async throws {
+        try await CLI.withTemporaryDirectory { home in
+            let source = Fixtures.corpus.appendingPathComponent("images/pngsuite_basn2c08.png")
+            let reference = try ReferenceImage.expected(
+                for: source, reference: Fixtures.corpus.appendingPathComponent("expected/pngsuite_basn2c08.png.pam"))
+            for (flags, matches) in [([String](), false), (["--no-png-gamma"], true)] {
+                let output = home.appendingPathComponent("out\(matches).png")
+                let result = try await CLI.run(
+                    ["fetch", source.path, "-o", output.path, "--no-cache"] + flags, home: home)
+                #expect(result.status == 0, "\(result.stderr)")
+                let image = try ImageCoders.default.decode(try Data(contentsOf: output), options: .default)
+                let difference = ReferenceImage.difference(image.pixels, reference)
+                #expect(matches ? difference.max <= 2 : difference.mean > 5, "\(flags): \(difference)")
+            }
+        }
+    }
 }

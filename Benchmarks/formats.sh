@@ -6,7 +6,8 @@
 #      and in a 720x720 thumbnail converted at decode or after the resize (webimage-bench colour);
 #   4. libvips side by side (vips copy, vips icc_transform), as processes with start-up subtracted; TIFF decoding
 #      (LZW and Deflate with a predictor, made by ImageMagick from the JPEGs) against vips copy and against
-#      libtiff's own `tiffcp -c none`, which only decompresses (no conversion to RGBA).
+#      libtiff's own `tiffcp -c none`, which only decompresses (no conversion to RGBA);
+#   5. JPEG XL decoding and encoding against djxl and cjxl (Benchmarks/formats-jxl.sh, which also runs alone).
 #   Benchmarks/formats.sh [BENCH_DIR]      (default ../shared/bench; its JPEGs are the inputs)
 # Ours are in-process medians (webimage-bench). The tools run as processes: their time is the median of 9 runs
 # minus the median of 9 runs on a 16x16 file of the same format (process start, library and codec set-up), and
@@ -137,3 +138,6 @@ for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
         echo "| $name-$compression.tif | decode | $ours | tiffcp -c none | $net | $(ratio "$ours" "$net") |"
     done
 done
+
+echo
+Benchmarks/formats-jxl.sh "$BENCH_DIR"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Seeds each fuzz target's corpus directory (argument 1) from the conformance corpus, the formats fixtures (AVIF, HEIC,
-# colour, BMP, ICO, CUR and TIFF) and the regression files, with the prefix bytes each entry point reads first
+# colour, BMP, ICO, CUR, TIFF and JPEG XL; fuzz-jxl takes only the JPEG XL ones) and the regression files, with the prefix bytes each entry point reads first
 # (Sources/WebImageTesting/FuzzEntries.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$1
-for target in fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform fuzz-url fuzz-info-url; do
+for target in fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform fuzz-url fuzz-info-url fuzz-jxl; do
     mkdir -p "$root/$target"
 done
 # URL paths for fuzz-url: every option family, numbers of every spelling Go takes, both source forms.
@@ -26,6 +26,11 @@ for path in '/_/plain/http://a/b.png' '/_/avg:1:0/dc:1:1/bh:4:3/th:1/ph:1/p:16/p
     '/_/bh:-1:1e9/p:1/cb:x/plain/local:///b.png'; do
     printf '%s' "$path" > "$root/fuzz-info-url/path$i"
     i=$((i + 1))
+done
+# fuzz-jxl: the JPEG XL fixtures and its own regression files only.
+for file in Tests/Fixtures/formats/images/*.jxl Tests/Fixtures/fuzz-regressions/fuzz-jxl/*; do
+    [ -f "$file" ] || continue
+    cp "$file" "$root/fuzz-jxl/$(basename "$file")"
 done
 for file in Tests/Fixtures/corpus/images/* Tests/Fixtures/formats/images/* Tests/Fixtures/regressions/* \
     Tests/Fixtures/fuzz-regressions/*/*; do

@@ -84,7 +84,8 @@ public final class ImageServer: Sendable {
             store: store,
             processor: ImageProcessor(
                 coders: ImageCoders.default, limits: limits,
-                formats: FormatChoice(preferred: configuration.preferredFormats), encoder: configuration.encoder),
+                formats: FormatChoice(preferred: configuration.preferredFormats), encoder: configuration.encoder,
+                appliesPNGGamma: configuration.appliesPNGGamma),
             watermarks: watermarks,
             fallback: fallback,
             gate: gate,

@@ -41,6 +41,16 @@ public struct ImageServerConfiguration: Sendable {
     /// Answer AVIF when the client's `Accept` has `image/avif` and the URL names no format (before WebP). Default
     /// off: AVIF encodes take several times longer than WebP.
     public var autoAVIF = false
+    /// Answer JPEG XL when the client's `Accept` has `image/jxl` and the URL names no format (before AVIF and WebP),
+    /// as imgproxy's `IMGPROXY_AUTO_JXL`. Default off.
+    public var autoJXL = false
+    /// Answer JPEG XL whenever the client's `Accept` has `image/jxl`, even when the URL names another format, as
+    /// imgproxy's `IMGPROXY_ENFORCE_JXL`. Default off.
+    public var enforcesJXL = false
+    /// Convert PNGs that describe their colours only with `gAMA` and `cHRM` to sRGB, as browsers do
+    /// (``DecodingOptions/appliesPNGGamma``, on by default in the library). Default off here: imgproxy (libvips)
+    /// ignores those chunks, and a drop-in replacement answers the same pixels.
+    public var appliesPNGGamma = false
     /// The formats a result keeps its source's format in when the request names none, and otherwise chosen from, in
     /// order (imgproxy's `IMGPROXY_PREFERRED_FORMATS`): an animation takes the first that animates, an image with
     /// alpha the first with alpha. Default JPEG, PNG, GIF; formats the server cannot write are ignored.
@@ -132,7 +142,7 @@ public struct ImageServerConfiguration: Sendable {
     /// whether the server writes it or not; `nil` for a name imgproxy does not know.
     public static func format(named name: String) -> ImageFormat? { OutputFormat.byName[name.lowercased()] }
 
-    /// The format imgproxy's name `name` stands for (`jpg`, `jpeg`, `png`, `webp`, `avif`, `gif`), when the server
+    /// The format imgproxy's name `name` stands for (`jpg`, `jpeg`, `png`, `webp`, `avif`, `jxl`, …), when the server
     /// can write it; `nil` otherwise.
     public static func writableFormat(named name: String) -> ImageFormat? {
         OutputFormat.byName[name.lowercased()].flatMap { FormatChoice.writable.contains($0) ? $0 : nil }

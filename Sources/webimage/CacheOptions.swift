@@ -23,13 +23,16 @@ struct CacheOptions: ParsableArguments {
 
 /// Builds the ``ImageManager`` of a command: only the loaders its sources need, and a disk cache unless disabled.
 enum ManagerFactory {
-    /// A manager for `urls`; with `disk` `nil` it caches in memory only, for this process.
-    static func manager(for urls: [URL], disk: DiskCache?) -> ImageManager {
+    /// A manager for `urls`; with `disk` `nil` it caches in memory only, for this process. `pngGamma` converts PNGs
+    /// described by `gAMA`/`cHRM` alone, as browsers do.
+    static func manager(for urls: [URL], disk: DiskCache?, pngGamma: Bool = true) -> ImageManager {
         var loaders: [any ImageLoading] = [FileImageLoader(), DataURLImageLoader()]
         // The HTTP client starts event-loop threads: only pay for it when a source needs it.
         if urls.contains(where: HTTPImageLoader.canLoadScheme(of:)) { loaders.insert(HTTPImageLoader(), at: 0) }
         let cache: any ImageCaching = disk.map { ImageCache(disk: $0) } ?? MemoryImageCache()
-        return ImageManager(configuration: ImageManager.Configuration(loader: ImageLoaders(loaders), cache: cache))
+        return ImageManager(
+            configuration: ImageManager.Configuration(
+                loader: ImageLoaders(loaders), cache: cache, appliesPNGGamma: pngGamma))
     }
 
     /// The URL of a command-line source: a path, or a `file://`, `http(s)://` or `data:` URL.

@@ -42,8 +42,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            Output format: jpeg, png, webp, gif, avif, bmp, ico or tiff (default: from -o's extension, or the source's \
-            format).
+            Output format: jpeg, png, webp, gif, avif, jxl, heic, bmp, ico or tiff (default: from -o's extension, or \
+            the source's format).
             """)
     var format: String?
 
@@ -62,6 +62,11 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Flag(help: "Do not read or write the disk cache.")
     var noCache = false
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Convert PNGs described only by gAMA/cHRM to sRGB, as browsers do (default: on; off as imgproxy).")
+    var pngGamma = true
 
     @Flag(help: "Revalidate cached bytes with the server instead of trusting them (refreshCached).")
     var refresh = false
@@ -105,7 +110,7 @@ struct FetchCommand: AsyncParsableCommand {
             }
         }
         let urls = jobs.compactMap { try? $0.request.get().url }
-        let manager = ManagerFactory.manager(for: urls, disk: noCache ? nil : cache.diskCache())
+        let manager = ManagerFactory.manager(for: urls, disk: noCache ? nil : cache.diskCache(), pngGamma: pngGamma)
         let results = await BatchRunner.run(jobs, manager: manager, concurrency: max(concurrency, 1))
         await manager.shutdown()
         var failure: ExitCode?
@@ -131,7 +136,8 @@ struct FetchCommand: AsyncParsableCommand {
         let explicit = try format.map { (name: String) throws(WebImageError) -> ImageFormat in
             guard let format = ImageFormat(fileExtension: name), ImageCoders.default.canEncode(format) else {
                 throw WebImageError(
-                    .invalidArgument, "--format takes jpeg, png, webp, gif, avif, bmp, ico or tiff, not '\(name)'")
+                    .invalidArgument,
+                    "--format takes jpeg, png, webp, gif, avif, jxl, heic, bmp, ico or tiff, not '\(name)'")
             }
             return format
         }

@@ -61,6 +61,7 @@ extension ServeCommand {
         try encoding.apply(to: &configuration)
         try parity.apply(to: &configuration)
         try info.apply(to: &configuration)
+        try formats.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10

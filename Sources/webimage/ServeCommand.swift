@@ -146,6 +146,8 @@ struct ServeCommand: AsyncParsableCommand {
     var parity: ParityOptions
     @OptionGroup(title: "Info")
     var info: InfoServeOptions
+    @OptionGroup(title: "Formats")
+    var formats: FormatOptions
 
     func run() async throws {
         let setup = try makeSetup()

@@ -97,16 +97,18 @@ enum Settings {
     static let presetsSeparator = "IMGPROXY_PRESETS_SEPARATOR"
 
     /// Every setting, for the check at start and the list of the variables read.
-    static let all: [any SettingVariables] =
-        [
-            host, port, secret, allowOrigin, logLevel, ttl, workers, queueSize, queueTimeout, timeout, shutdownTimeout,
-            malloc, key, salt, signatureSize, trustedSignatures, allowedSources, localRoot, maxSrcResolution,
-            maxSrcFileSize, maxAnimationFrames, maxResultDimension, maxRedirects, downloadTimeout, allowLoopbackSources,
-            allowPrivateSources, allowLinkLocalSources, preset, presetsFile, autoWebP, autoAVIF, preferredFormats,
-            cacheDir, noCache, noResultCache, memoryCacheSize, useS3, s3SourceEndpoint, s3SourceRegion, sharedStore,
-            sharedStoreEndpoint, sharedStoreRegion, sharedStoreTimeout, purgeKey, peer, selfURL, peerForward,
-            watermarkData, watermarkPath, watermarkURL, watermarkOpacity,
-        ] + parity + info
+    static let all: [any SettingVariables] = listed + formats + parity + info
+
+    /// The settings of this file.
+    private static let listed: [any SettingVariables] = [
+        host, port, secret, allowOrigin, logLevel, ttl, workers, queueSize, queueTimeout, timeout, shutdownTimeout,
+        malloc, key, salt, signatureSize, trustedSignatures, allowedSources, localRoot, maxSrcResolution,
+        maxSrcFileSize, maxAnimationFrames, maxResultDimension, maxRedirects, downloadTimeout, allowLoopbackSources,
+        allowPrivateSources, allowLinkLocalSources, preset, presetsFile, autoWebP, autoAVIF, preferredFormats,
+        cacheDir, noCache, noResultCache, memoryCacheSize, useS3, s3SourceEndpoint, s3SourceRegion, sharedStore,
+        sharedStoreEndpoint, sharedStoreRegion, sharedStoreTimeout, purgeKey, peer, selfURL, peerForward,
+        watermarkData, watermarkPath, watermarkURL, watermarkOpacity,
+    ]
 
     /// The `IMGPROXY_` variables read: those of the table and the presets' separator.
     static var imgproxyNames: Set<String> {

@@ -51,7 +51,7 @@ struct ServeLifecycleTests {
         (["--workers", "0"], "--workers"), (["--local-root", "/nonexistent/root"], "--local-root"),
         (["--cache-dir", "/etc/hostname"], "--cache-dir"), (["--peer-forward"], "--self"),
         (["--peer-forward", "--self", "http://127.0.0.1:8080"], "--peer"),
-        (["--self", "ftp://127.0.0.1:8080"], "--self"), (["--preferred-formats", "jpeg,heic"], "--preferred-formats"),
+        (["--self", "ftp://127.0.0.1:8080"], "--self"), (["--preferred-formats", "jpeg,xyz"], "--preferred-formats"),
         (["--preferred-formats", ""], "--preferred-formats"),
         (["--key", "00,11", "--salt", "22"], "as many salts"),
         (["--key", "00", "--salt", "11", "--signature-size", "33"], "--signature-size"),
@@ -82,6 +82,7 @@ struct ServeLifecycleTests {
         ("IMGPROXY_AUTO_WEBP", "maybe"), ("IMGPROXY_LOG_LEVEL", "loud"), ("IMGPROXY_MAX_SRC_RESOLUTION", "big"),
         ("IMGPROXY_LOG_FORMAT", "xml"), ("IMGPROXY_QUALITY", "high"), ("IMGPROXY_ENFORCE_WEBP", "maybe"),
         ("IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "ok"), ("IMGPROXY_MAX_CLIENTS", "many"),
+        ("IMGPROXY_AUTO_JXL", "maybe"), ("IMGPROXY_ENFORCE_JXL", "2"), ("WEBIMAGE_PNG_GAMMA", "yes please"),
     ])
     func environmentValuesThatDoNotParseExit64(name: String, value: String) async throws {
         let (status, error) = try await Self.runOffPool([], environment: [name: value])
@@ -96,7 +97,7 @@ struct ServeLifecycleTests {
         (["IMGPROXY_MAX_REDIRECTS": "-1"], "--max-redirects"),
         (["IMGPROXY_PRESETS": "a=w:1,b=w:x"], "preset b"),
         (["IMGPROXY_PRESETS_PATH": "/nonexistent"], "--presets-file"),
-        (["IMGPROXY_PREFERRED_FORMATS": "png,heic"], "heic"),
+        (["IMGPROXY_PREFERRED_FORMATS": "png,xyz"], "xyz"),
         (["IMGPROXY_KEY": "00,11", "IMGPROXY_SALT": "22"], "as many salts"),
         (
             ["IMGPROXY_USE_S3": "true", "AWS_ACCESS_KEY_ID": "", "WEBIMAGE_S3_SOURCE_ACCESS_KEY": ""],

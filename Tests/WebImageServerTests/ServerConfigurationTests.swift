@@ -24,7 +24,7 @@ struct ServerConfigurationTests {
         ("memory-cache-size", { $0.resultMemoryCacheSize = -1 }),
         ("ttl", { $0.ttl = -1 }),
         ("preferred-formats", { $0.preferredFormats = [] }),
-        ("preferred-formats", { $0.preferredFormats = [.heic] }),
+        ("preferred-formats", { $0.preferredFormats = [.unknown] }),
         ("peer-forward", { $0.forwardsToOwner = true }),
     ]
 

@@ -42,7 +42,7 @@ struct ServerResponseTests {
             #expect(try await harness.get(harness.url("f:webp", "/geometry.png")).headers[.contentType] == "image/webp")
             #expect(try await harness.get(harness.url("w:10", "/geometry.jpg")).headers[.contentType] == "image/jpeg")
             #expect(try await harness.get(harness.url("w:10", "/geometry.png")).headers[.contentType] == "image/png")
-            // A source format the server does not write: JPEG when opaque, PNG with alpha.
+            // A source format outside the preferred ones: JPEG when opaque, PNG with alpha.
             let opaque = try await harness.get(harness.url("w:10", "/heic_rgb.heic"))
             #expect(opaque.status == .ok && opaque.headers[.contentType] == "image/jpeg")
             let transparent = try await harness.get(harness.url("w:10", "/heic_alpha.heic"))

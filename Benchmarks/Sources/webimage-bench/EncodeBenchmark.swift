@@ -1,8 +1,9 @@
 import Foundation
 import WebImage
 
-/// `webimage-bench encode FILE… --format avif [--quality Q] [--speeds 4,5,6] [--seconds S]`: in-process encode time
-/// and output size of each file at each encoder speed, one JSON line per (file, speed).
+/// `webimage-bench encode FILE… --format avif [--quality Q] [--speeds 4,5,6] [--seconds S] [--output PATH]`: in-process
+/// encode time and output size of each file at each encoder speed, one JSON line per (file, speed); `--output` keeps
+/// the last encode, for a quality measure.
 enum EncodeBenchmark {
     static func run(_ arguments: [String]) throws {
         let seconds = option("seconds", in: arguments).flatMap(Double.init) ?? 2
@@ -17,10 +18,12 @@ enum EncodeBenchmark {
                 Data(contentsOf: URL(fileURLWithPath: file)), options: DecodingOptions(firstFrameOnly: true))
             for speed in speeds {
                 let options = EncodingOptions(quality: quality, speed: speed)
-                var bytes = 0
+                var encoded = Data()
                 let (median, best) = try measure(seconds: seconds, minimum: 3) {
-                    bytes = try ImageCoders.default.encode(image, as: format, options: options).count
+                    encoded = try ImageCoders.default.encode(image, as: format, options: options)
                 }
+                let bytes = encoded.count
+                if let output = option("output", in: arguments) { try encoded.write(to: URL(fileURLWithPath: output)) }
                 print(
                     "{\"file\": \"\((file as NSString).lastPathComponent)\", \"format\": \"\(format)\", "
                         + "\"size\": \"\(image.size)\", \"speed\": \(speed.map(String.init) ?? "null"), "

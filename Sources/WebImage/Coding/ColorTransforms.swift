@@ -46,7 +46,8 @@ struct ColorHandling {
     /// CMYK pixels always go through their profile (the image must become RGB); without a profile a CMYK image
     /// falls back to the decoder's naive conversion. Only an RGB profile is kept: a grey one (common on greyscale
     /// JPEGs, decoded to RGBA) or one lcms2 cannot read would mislabel the RGB pixels an encoder writes, so it is
-    /// handled as when converting (ignored).
+    /// handled as when converting: a grey profile on `.grey` pixels is applied to their levels (a linear or L* grey
+    /// profile changes every level), any profile that does not describe the pixels is ignored.
     init(profile: Data?, source: ColorSource = .rgba, options: DecodingOptions) {
         guard let profile, !profile.isEmpty else {
             (transform, keptProfile) = (nil, nil)

@@ -20,7 +20,8 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Keep the source's EXIF block on the image (``Image/exif``), for encoders asked to embed it. Default: `false`.
     public var keepsMetadata: Bool
     /// Convert PNGs that describe their colours only with `gAMA` and `cHRM` (no `iCCP`, no `sRGB`) to sRGB, as
-    /// browsers do. Default: `false`, as libpng, libvips and so imgproxy do: such samples are taken for sRGB.
+    /// browsers and Apple's ImageIO do. Default: `true`, so that a PNG shows as a browser shows it. `false` takes such
+    /// samples for sRGB, as libpng, libvips and so imgproxy do (`webimage serve` turns it off unless `--png-gamma`).
     public var appliesPNGGamma: Bool
     /// Decode a HEIF file's embedded thumbnail instead of its primary image, whatever ``targetSize`` is, when it
     /// has one (imgproxy's `enforce_thumbnail`). Default: `false`. Other formats ignore it.
@@ -30,7 +31,7 @@ public struct DecodingOptions: Sendable, Hashable {
     public init(
         targetSize: PixelSize? = nil, firstFrameOnly: Bool = false, appliesOrientation: Bool = true,
         limits: DecodingLimits = .default, keepsColorProfile: Bool = false,
-        keepsMetadata: Bool = false, appliesPNGGamma: Bool = false, prefersThumbnail: Bool = false
+        keepsMetadata: Bool = false, appliesPNGGamma: Bool = true, prefersThumbnail: Bool = false
     ) {
         self.prefersThumbnail = prefersThumbnail
         self.targetSize = targetSize

@@ -8,12 +8,27 @@ import Foundation
 /// is ignored, as the HEIF specification and browsers do. When ``DecodingOptions/targetSize`` is set and the file
 /// carries a thumbnail that still covers it, the thumbnail is decoded instead of the full image. An ICC profile in
 /// `colr` is converted to sRGB unless ``DecodingOptions/keepsColorProfile`` is set. Higher bit depths are reduced to
-/// 8 bits. Encoding is not offered.
+/// 8 bits.
+///
+/// Encodes stills through libheif's HEVC encoder plugin (x265), when libheif has one here (``canEncode(_:)`` says so;
+/// otherwise encoding throws ``WebImageError/Code/unsupportedFormat``): ``EncodingOptions/quality`` is libheif's
+/// quality, ``EncodingOptions/speed`` picks x265's preset (0 `placebo` to 9 and 10 `ultrafast`, default
+/// ``defaultSpeed``), ``EncodingOptions/lossless`` asks for lossless HEVC; an animation's first frame is written.
 public struct HEICCoder: ImageCoding {
+    /// The encoder speed used when ``EncodingOptions/speed`` is `nil`: x265's `faster` preset, where the encode time
+    /// stops falling on a 1080p photo (`docs/benchmarks.md`).
+    public static let defaultSpeed = 6
+
     /// Creates the coder.
     public init() {}
 
     public func canDecode(_ format: ImageFormat) -> Bool { format == .heic }
+
+    public func canEncode(_ format: ImageFormat) -> Bool { format == .heic && HEICEncoder.isAvailable }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodingOptions) throws(WebImageError) -> Data {
+        try HEICEncoder.encode(image, options: options)
+    }
 
     public func info(of data: Data) throws(WebImageError) -> ImageInfo {
         try data.withImageBytes { bytes throws(WebImageError) in

@@ -11,11 +11,11 @@ public struct ImageCoders: ImageCoding {
     /// A registry of the given coders, asked in order.
     public init(_ coders: [any ImageCoding]) { self.coders = coders }
 
-    /// JPEG (libjpeg-turbo), PNG and APNG (libspng), GIF (giflib), WebP (libwebp), AVIF (libavif), HEIC (libheif,
-    /// decoding only), BMP and ICO/CUR (in Swift), and TIFF (libtiff).
+    /// JPEG (libjpeg-turbo), PNG and APNG (libspng), GIF (giflib), WebP (libwebp), AVIF (libavif), HEIC (libheif;
+    /// encoding with its x265 plugin where installed), BMP and ICO/CUR (in Swift), TIFF (libtiff) and JPEG XL (libjxl).
     public static let `default` = ImageCoders([
         JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder(), HEICCoder(), BMPCoder(), ICOCoder(),
-        TIFFCoder(),
+        TIFFCoder(), JXLCoder(),
     ])
 
     /// A registry that asks `coder` before the ones it already has.

@@ -93,7 +93,9 @@ public struct JPEGCoder: ImageCoding {
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
         let inverted = isCMYK && EXIFReader.jpegHasAdobeMarker(bytes)
         let color = ColorHandling(
-            profile: ICCProfileReader.jpeg(bytes), source: isCMYK ? (inverted ? .invertedCMYK : .cmyk) : .rgba,
+            profile: ICCProfileReader.jpeg(bytes),
+            source: isCMYK
+                ? (inverted ? .invertedCMYK : .cmyk) : header.colorspace == Int32(TJCS_GRAY.rawValue) ? .grey : .rgba,
             options: options)
         var failure: WebImageError?
         var pixels = PixelBuffer(width: size.width, height: size.height) { output in

@@ -132,7 +132,7 @@ public struct PNGCoder: ImageCoding {
     ///
     /// With `colorOptions`, an `iCCP` profile is converted to sRGB (or kept, as they say); an `sRGB` chunk wins
     /// over `iCCP`, and `iCCP` over `gAMA` and `cHRM`, which are converted as browsers do (``PNGGammaProfile``) when
-    /// ``DecodingOptions/appliesPNGGamma`` is set, and otherwise ignored as libpng ignores them unless asked.
+    /// ``DecodingOptions/appliesPNGGamma`` is set (the default), and otherwise ignored as libpng ignores them.
     static func decodeStill(
         _ data: Data, limits: DecodingLimits, colorOptions: DecodingOptions? = nil
     ) throws(WebImageError) -> (PixelBuffer, ImageOrientation, Data?) {
@@ -156,8 +156,13 @@ public struct PNGCoder: ImageCoding {
         let wide = header.bit_depth == 16
         let format = Int32(wide ? SPNG_FMT_RGBA16.rawValue : SPNG_FMT_RGBA8.rawValue)
         let flags = Int32(SPNG_DECODE_TRNS.rawValue)
+        let isGrey =
+            header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue)
+            || header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
         let color = colorOptions.map { options in
-            ColorHandling(profile: iccProfile(context, gamma: options.appliesPNGGamma), options: options)
+            ColorHandling(
+                profile: iccProfile(context, gamma: options.appliesPNGGamma), source: isGrey ? .grey : .rgba,
+                options: options)
         }
         var status: Int32 = 0
         let pixels = PixelBuffer(width: width, height: height) { output in

@@ -14,9 +14,11 @@ enum TIFFPixels {
     ) throws(WebImageError) -> (pixels: PixelBuffer, color: ColorHandling) {
         try limits.checkFrame(width: file.width, height: file.height)
         let isCMYK = file.photometric == Int(PHOTOMETRIC_SEPARATED)
+        let isGrey = file.photometric == Int(PHOTOMETRIC_MINISBLACK) || file.photometric == Int(PHOTOMETRIC_MINISWHITE)
         if file.isChunky8Bit {
             let samples = try readSamples(file)
-            let color = ColorHandling(profile: file.profile, source: isCMYK ? .cmyk : .rgba, options: options)
+            let color = ColorHandling(
+                profile: file.profile, source: isCMYK ? .cmyk : isGrey ? .grey : .rgba, options: options)
             let pixels = PixelBuffer(width: file.width, height: file.height) { output in
                 expand(samples, of: file, into: output)
                 if file.alpha == .associated { unpremultiply(output) }
@@ -29,7 +31,8 @@ enum TIFFPixels {
             return (pixels, color)
         }
         // libtiff converts CMYK without its profile here: the profile cannot apply to the RGB it returns.
-        let color = ColorHandling(profile: isCMYK ? nil : file.profile, options: options)
+        let color = ColorHandling(
+            profile: isCMYK ? nil : file.profile, source: isGrey ? .grey : .rgba, options: options)
         var status: Int32 = 0
         let pixels = PixelBuffer(width: file.width, height: file.height) { output in
             let raster = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: UInt32.self)

@@ -3,7 +3,8 @@ import Foundation
 extension ImageFormat {
     /// Identifies the format of encoded image bytes from their leading magic bytes.
     ///
-    /// Recognises JPEG, PNG (and APNG), GIF, WebP, HEIC, AVIF, BMP (`BM` and a known info header size), ICO and CUR
+    /// Recognises JPEG, PNG (and APNG), GIF, WebP, HEIC, AVIF, JPEG XL (a bare codestream, `FF 0A`, or the container's
+    /// `JXL ` signature box), BMP (`BM` and a known info header size), ICO and CUR
     /// (a directory of type 1 or 2 listing at least one image), TIFF and BigTIFF (either byte order), and also SVG, so
     /// that a format this library cannot decode is reported as unsupported rather than corrupt. Returns ``unknown``
     /// otherwise.
@@ -26,6 +27,11 @@ extension ImageFormat {
             || starts(with: [0x49, 0x49, 0x2B, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B])
         {
             return .tiff
+        }
+        if starts(with: [0xFF, 0x0A])
+            || starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+        {
+            return .jxl
         }
         if starts(with: Array("ftyp".utf8), at: 4), bytes.count >= 12 {
             let brand = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[8..<12]), as: UTF8.self)

@@ -28,6 +28,8 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public static let bmp = ImageFormat("bmp")
     /// ICO, and CUR cursors (the same container).
     public static let ico = ImageFormat("ico")
+    /// JPEG XL, a bare codestream or in its ISOBMFF container.
+    public static let jxl = ImageFormat("jxl")
     /// SVG (recognised, not rendered).
     public static let svg = ImageFormat("svg")
     /// Bytes that match no known image format.
@@ -41,11 +43,11 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the format can store an animation (GIF, APNG, animated WebP, AVIF sequences), so an encoder can keep
-    /// every frame.
+    /// Whether the format can store an animation (GIF, APNG, animated WebP, AVIF sequences, JPEG XL), so an encoder
+    /// can keep every frame.
     public var supportsAnimation: Bool {
         switch self {
-        case .gif, .png, .webp, .avif: true
+        case .gif, .png, .webp, .avif, .jxl: true
         default: false
         }
     }
@@ -73,6 +75,7 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
         case "avif": self = .avif
         case "bmp", "dib": self = .bmp
         case "ico", "cur": self = .ico
+        case "jxl": self = .jxl
         case "svg": self = .svg
         default: return nil
         }

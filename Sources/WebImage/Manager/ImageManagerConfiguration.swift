@@ -20,6 +20,10 @@ extension ImageManager {
         public var remembersFailedURLs: Bool
         /// The shortest time between two progressive previews. Default: 0.1 s.
         public var previewInterval: Duration
+        /// Convert PNGs described by `gAMA` and `cHRM` alone to sRGB at every decode, as browsers do
+        /// (``DecodingOptions/appliesPNGGamma``). Default: `true`. The caches do not tell the two apart: give each
+        /// setting its own cache.
+        public var appliesPNGGamma: Bool
         /// Where the manager logs.
         public var logger: Logger
 
@@ -33,6 +37,7 @@ extension ImageManager {
             scaleDownLimit: Int = 16_000_000,
             remembersFailedURLs: Bool = true,
             previewInterval: Duration = .milliseconds(100),
+            appliesPNGGamma: Bool = true,
             logger: Logger = Logger(label: "swift-web-image")
         ) {
             self.loader = loader
@@ -43,6 +48,7 @@ extension ImageManager {
             self.scaleDownLimit = scaleDownLimit
             self.remembersFailedURLs = remembersFailedURLs
             self.previewInterval = previewInterval
+            self.appliesPNGGamma = appliesPNGGamma
             self.logger = logger
         }
     }

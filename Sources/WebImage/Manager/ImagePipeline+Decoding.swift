@@ -49,7 +49,8 @@ extension ImagePipeline {
     var plainDecodingOptions: DecodingOptions {
         DecodingOptions(
             firstFrameOnly: options.contains(.decodeFirstFrameOnly),
-            limits: request.decodingLimits ?? manager.configuration.decodingLimits)
+            limits: request.decodingLimits ?? manager.configuration.decodingLimits,
+            appliesPNGGamma: manager.configuration.appliesPNGGamma)
     }
 
     /// `transformer` applied to `image`, a decode of a source of `sourceSize` pixels. When shrink-on-load made the

@@ -48,7 +48,8 @@ struct ImageResponder: Sendable {
 
     /// Whether responses depend on `Accept` (`Vary: Accept`).
     var negotiates: Bool {
-        configuration.autoWebP || configuration.autoAVIF || configuration.enforcesWebP || configuration.enforcesAVIF
+        configuration.autoWebP || configuration.autoAVIF || configuration.autoJXL || configuration.enforcesWebP
+            || configuration.enforcesAVIF || configuration.enforcesJXL
     }
 
     private func answer(
@@ -177,13 +178,16 @@ struct ImageResponder: Sendable {
         return options.security.applied(to: configuration.limits).maxSourceFileSize
     }
 
-    /// The result's format, as imgproxy decides it before processing: AVIF, then WebP, when the client accepts it
-    /// and the server enforces it; else the URL's format; else the one `Accept` chooses: AVIF (with `autoAVIF` or
-    /// `enforcesAVIF`), then WebP (with `autoWebP` or `enforcesWebP`).
+    /// The result's format, as imgproxy decides it before processing: JPEG XL, then AVIF, then WebP, when the client
+    /// accepts it and the server enforces it; else the URL's format; else the one `Accept` chooses: JPEG XL (with
+    /// `autoJXL` or `enforcesJXL`), then AVIF (with `autoAVIF` or `enforcesAVIF`), then WebP (with `autoWebP` or
+    /// `enforcesWebP`).
     private func resultFormat(_ options: ProcessingOptions, _ negotiation: Negotiation) -> ImageFormat? {
+        if configuration.enforcesJXL && negotiation.acceptsJXL { return .jxl }
         if configuration.enforcesAVIF && negotiation.acceptsAVIF { return .avif }
         if configuration.enforcesWebP && negotiation.acceptsWebP { return .webp }
         if let format = options.format { return format }
+        if (configuration.autoJXL || configuration.enforcesJXL) && negotiation.acceptsJXL { return .jxl }
         if (configuration.autoAVIF || configuration.enforcesAVIF) && negotiation.acceptsAVIF { return .avif }
         if (configuration.autoWebP || configuration.enforcesWebP) && negotiation.acceptsWebP { return .webp }
         return nil

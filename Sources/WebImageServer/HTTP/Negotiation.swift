@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a request's headers ask of the response: WebP or AVIF, JSON errors, conditional answers.
+/// What a request's headers ask of the response: WebP, AVIF or JPEG XL, JSON errors, conditional answers.
 struct Negotiation: Sendable {
     /// The `Accept` header, lowercased.
     let accept: String
@@ -10,6 +10,9 @@ struct Negotiation: Sendable {
 
     /// Whether `Accept` lists `image/avif` (with a non-zero quality).
     var acceptsAVIF: Bool { lists("image/avif") }
+
+    /// Whether `Accept` lists `image/jxl` (with a non-zero quality).
+    var acceptsJXL: Bool { lists("image/jxl") }
 
     /// Whether errors should be JSON: `Accept` lists `application/json`.
     var wantsJSON: Bool { lists("application/json") }

@@ -5,7 +5,7 @@ enum OutputFormat {
     /// imgproxy's format names and the format each names.
     static let byName: [String: ImageFormat] = [
         "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "webp": .webp, "gif": .gif, "avif": .avif, "bmp": .bmp,
-        "ico": .ico, "svg": .svg, "heic": .heic, "tiff": .tiff, "jxl": ImageFormat("jxl"),
+        "ico": .ico, "svg": .svg, "heic": .heic, "tiff": .tiff, "jxl": .jxl,
     ]
 
     /// The format named `name`, or a 404 naming it.

@@ -7,10 +7,13 @@ import WebImage
 /// and no `background` flattens it; `extend_aspect_ratio` does not count, as in imgproxy), else the first preferred
 /// format.
 struct FormatChoice: Sendable {
-    /// The formats the server writes, and of those the ones that animate and the ones with alpha.
-    static let writable: [ImageFormat] = [.jpeg, .png, .webp, .avif, .gif, .bmp, .ico, .tiff]
+    /// The formats the server writes (HEIC only where libheif has its HEVC encoder), and of those the ones that animate
+    /// and the ones with alpha.
+    static let writable: [ImageFormat] = [.jpeg, .png, .webp, .avif, .gif, .bmp, .ico, .tiff, .jxl, .heic].filter {
+        ImageCoders.default.canEncode($0)
+    }
     static let animatable: Set<ImageFormat> = [.webp, .gif]
-    static let withAlpha: Set<ImageFormat> = [.png, .webp, .avif, .gif, .bmp, .ico, .tiff]
+    static let withAlpha: Set<ImageFormat> = [.png, .webp, .avif, .gif, .bmp, .ico, .tiff, .jxl, .heic]
 
     /// The preferred formats, in order; never empty, all writable.
     let preferred: [ImageFormat]

@@ -31,9 +31,11 @@ struct ImageProcessor: Sendable {
     var formats = FormatChoice(preferred: FormatChoice.imgproxyDefault)
     /// The default qualities and the encoders' settings.
     var encoder = EncoderSettings()
+    /// Whether PNGs described by `gAMA` and `cHRM` alone are converted to sRGB (`--png-gamma`); off as in imgproxy.
+    var appliesPNGGamma = false
 
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
-    static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff]
+    static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff, .jxl, .heic]
 
     /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks, with
     /// `watermark` laid over it when the options ask for one; under the server's limits as the options' security
@@ -53,7 +55,9 @@ struct ImageProcessor: Sendable {
         let plan = try LoadPlan(info: info, options: options, requested: requested, formats: formats, limits: limits)
         let decodeStart = ContinuousClock.now
         var image: Image
-        do { image = try coders.decode(data, options: plan.decoding) } catch { throw Self.unprocessable(error) }
+        var decoding = plan.decoding
+        decoding.appliesPNGGamma = appliesPNGGamma
+        do { image = try coders.decode(data, options: decoding) } catch { throw Self.unprocessable(error) }
         var timings = StageTimings(decode: decodeStart.secondsUntilNow)
         if image.frames.count > limits.maxAnimationFrames {
             image = image.withFrames(Array(image.frames.prefix(limits.maxAnimationFrames)))

@@ -10,6 +10,7 @@ import WebImageTesting
         "fuzz-decode": FuzzEntries.decode, "fuzz-thumbnail": FuzzEntries.thumbnail, "fuzz-info": FuzzEntries.info,
         "fuzz-partial": FuzzEntries.partial, "fuzz-transform": FuzzEntries.transform, "fuzz-url": FuzzEntries.url,
         "fuzz-info-url": FuzzEntries.infoURL,
+        "fuzz-jxl": FuzzEntries.jxl,
     ]
 
     private static func files(in directory: URL) -> [URL] {
@@ -38,6 +39,7 @@ import WebImageTesting
             FuzzEntries.info(data)
             FuzzEntries.thumbnail(Data([64, 48]) + data)
             FuzzEntries.partial(Data([127]) + data)
+            if file.pathExtension == "jxl" { FuzzEntries.jxl(data) }
             if data.count < 20_000 {
                 FuzzEntries.transform(Data((0..<12).map { UInt8(($0 * 37 + index) % 256) }) + data)
             }

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTesting
+
+/// `webimage serve`'s format settings as a real process: `--auto-jxl`, `--enforce-jxl` and `--png-gamma` from their
+/// flags and from imgproxy's (or our) variables.
+@Suite("Server: webimage serve's format settings", .timeLimit(.minutes(1)))
+struct ServeFormatSettingsTests {
+    static let accept = [("Accept", "image/jxl,image/webp,*/*")]
+
+    /// Starts `webimage serve` with `arguments` and `environment` in front of a fresh origin, runs `body` with the
+    /// base URL and a function making unsigned URLs of origin paths, then stops both.
+    static func serving(
+        _ arguments: [String], environment: [String: String] = [:],
+        _ body: (String, (String, String) -> String) async throws -> Void
+    ) async throws {
+        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
+        let origin = TestImageServer()
+        try await origin.start()
+        origin.register(try ServerFormatsTests.linearPNG(), at: "/linear.png")
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wis-formats-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--allow-loopback-sources"] + arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path].merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        let base = "http://127.0.0.1:\(try ServeLifecycleTests.port(of: output))"
+        do {
+            try await body(base) { options, path in
+                "\(base)/insecure/\(options)/plain/\(origin.url(path).absoluteString)"
+            }
+        } catch {
+            try await origin.shutdown()
+            throw error
+        }
+        try await origin.shutdown()
+    }
+
+    @Test(arguments: [
+        (["--auto-jxl"], [String: String]()), ([], ["IMGPROXY_AUTO_JXL": "true"]), ([], ["WEBIMAGE_AUTO_JXL": "1"]),
+    ])
+    func autoJXLFromItsFlagOrVariable(arguments: [String], environment: [String: String]) async throws {
+        try await Self.serving(arguments, environment: environment) { _, url in
+            let answer = try await ServeImgproxyEnvironmentTests.get(url("w:4", "/linear.png"), headers: Self.accept)
+            #expect(answer.headers["content-type"] == "image/jxl")
+            #expect(ImageFormat.sniff(answer.data) == .jxl)
+        }
+    }
+
+    @Test func enforcesJXLFromImgproxysVariable() async throws {
+        try await Self.serving([], environment: ["IMGPROXY_ENFORCE_JXL": "true"]) { _, url in
+            let answer = try await ServeImgproxyEnvironmentTests.get(
+                url("w:4", "/linear.png") + "@png", headers: Self.accept)
+            #expect(answer.headers["content-type"] == "image/jxl")
+        }
+    }
+
+    /// The PNG's `gAMA` says linear light: ignored by default (128, as imgproxy), applied with `--png-gamma` (188).
+    @Test(arguments: [([], 128), (["--png-gamma"], 188)])
+    func pngGammaOnlyWithItsFlag(arguments: [String], expected: Int) async throws {
+        try await Self.serving(arguments) { _, url in
+            let answer = try await ServeImgproxyEnvironmentTests.get(url("w:4", "/linear.png") + "@png")
+            let image = try ImageCoders.default.decode(answer.data, options: .default)
+            #expect(abs(Int(image.pixels[1, 1].red) - expected) <= 2)
+        }
+    }
+}

@@ -10,7 +10,7 @@ struct EncoderOptions: ParsableArguments {
     var quality: Int?
     @Option(
         help: ArgumentHelp(
-            "Per-format default qualities (default: webp=79,avif=63; IMGPROXY_FORMAT_QUALITY).",
+            "Per-format default qualities (default: webp=79,avif=63,jxl=77; IMGPROXY_FORMAT_QUALITY).",
             valueName: "jpeg=70,webp=60"))
     var formatQuality: String?
     @Flag(inversion: .prefixedNo, help: "Progressive JPEGs (default: off; IMGPROXY_JPEG_PROGRESSIVE).")

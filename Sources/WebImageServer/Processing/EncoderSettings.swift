@@ -6,8 +6,8 @@ import WebImage
 public struct EncoderSettings: Sendable, Hashable {
     /// The quality when neither the URL nor ``formatQuality`` sets one. Default 80, as imgproxy's.
     public var quality = 80
-    /// The quality of each format when the URL sets none. Default imgproxy's: WebP 79, AVIF 63.
-    public var formatQuality: [ImageFormat: Int] = [.webp: 79, .avif: 63]
+    /// The quality of each format when the URL sets none. Default imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
+    public var formatQuality: [ImageFormat: Int] = [.webp: 79, .avif: 63, .jxl: 77]
     /// Progressive JPEGs. Default off.
     public var jpegProgressive = false
     /// Interlaced (Adam7) PNGs. Default off.

@@ -12,10 +12,10 @@ public struct ImageCoders: ImageCoding {
     public init(_ coders: [any ImageCoding]) { self.coders = coders }
 
     /// JPEG (libjpeg-turbo), PNG and APNG (libspng), GIF (giflib), WebP (libwebp), AVIF (libavif), HEIC (libheif,
-    /// decoding only), BMP and ICO/CUR (in Swift), and TIFF (libtiff).
+    /// decoding only), BMP and ICO/CUR (in Swift), TIFF (libtiff) and SVG (librsvg, decoding only).
     public static let `default` = ImageCoders([
         JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder(), HEICCoder(), BMPCoder(), ICOCoder(),
-        TIFFCoder(),
+        TIFFCoder(), SVGCoder(),
     ])
 
     /// A registry that asks `coder` before the ones it already has.

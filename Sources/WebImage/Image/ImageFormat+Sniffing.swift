@@ -4,9 +4,9 @@ extension ImageFormat {
     /// Identifies the format of encoded image bytes from their leading magic bytes.
     ///
     /// Recognises JPEG, PNG (and APNG), GIF, WebP, HEIC, AVIF, BMP (`BM` and a known info header size), ICO and CUR
-    /// (a directory of type 1 or 2 listing at least one image), TIFF and BigTIFF (either byte order), and also SVG, so
-    /// that a format this library cannot decode is reported as unsupported rather than corrupt. Returns ``unknown``
-    /// otherwise.
+    /// (a directory of type 1 or 2 listing at least one image), TIFF and BigTIFF (either byte order), and SVG
+    /// (``SVGSniffer``: an `<svg` root element after any XML declaration, comments, processing instructions and
+    /// doctype, within the first 32 KiB). Returns ``unknown`` otherwise.
     public static func sniff(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -52,14 +52,7 @@ extension ImageFormat {
         {
             return .ico
         }
-        if looksLikeSVG(bytes) { return .svg }
+        if SVGSniffer.isSVG(bytes) { return .svg }
         return .unknown
-    }
-
-    private static func looksLikeSVG(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let head = String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(1024)), as: UTF8.self).lowercased()
-        let trimmed = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        guard trimmed.hasPrefix("<") else { return false }
-        return trimmed.contains("<svg")
     }
 }

@@ -28,7 +28,7 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public static let bmp = ImageFormat("bmp")
     /// ICO, and CUR cursors (the same container).
     public static let ico = ImageFormat("ico")
-    /// SVG (recognised, not rendered).
+    /// SVG, rendered by ``SVGCoder``.
     public static let svg = ImageFormat("svg")
     /// Bytes that match no known image format.
     public static let unknown = ImageFormat("unknown")

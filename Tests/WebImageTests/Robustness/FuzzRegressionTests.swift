@@ -8,7 +8,7 @@ import WebImageTesting
 @Suite struct FuzzRegressionTests {
     static let entries: [String: @Sendable (Data) -> Void] = [
         "fuzz-decode": FuzzEntries.decode, "fuzz-thumbnail": FuzzEntries.thumbnail, "fuzz-info": FuzzEntries.info,
-        "fuzz-partial": FuzzEntries.partial, "fuzz-transform": FuzzEntries.transform,
+        "fuzz-partial": FuzzEntries.partial, "fuzz-transform": FuzzEntries.transform, "fuzz-svg": FuzzEntries.svg,
     ]
 
     private static func files(in directory: URL) -> [URL] {
@@ -37,6 +37,7 @@ import WebImageTesting
             FuzzEntries.info(data)
             FuzzEntries.thumbnail(Data([64, 48]) + data)
             FuzzEntries.partial(Data([127]) + data)
+            if file.pathExtension == "svg" { FuzzEntries.svg(Data([63, 47]) + data) }
             if data.count < 20_000 {
                 FuzzEntries.transform(Data((0..<12).map { UInt8(($0 * 37 + index) % 256) }) + data)
             }

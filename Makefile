@@ -56,7 +56,7 @@ test-asan: deps
 # AddressSanitizer. `make fuzz` runs each target FUZZ_SECONDS (default 300); `make fuzz-smoke` 30 s each (CI).
 # Seeds: the corpus and the regression files; new coverage is kept in .build-fuzz/corpus, crashes are written to
 # .build-fuzz/findings (copy each into Tests/Fixtures/fuzz-regressions/<target>/ and fix it).
-FUZZ_TARGETS := fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform fuzz-svg
+FUZZ_TARGETS := fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform fuzz-svg fuzz-svg-sanitize
 FUZZ_SECONDS ?= 300
 FUZZ_BUILD := WEBIMAGE_FUZZ=1 swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 fuzz-build: deps

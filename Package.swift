@@ -170,7 +170,7 @@ if Context.environment["WEBIMAGE_FUZZ"] != nil {
     let entries: [(String, Target.Dependency)] =
         ["fuzz-decode", "fuzz-thumbnail", "fuzz-info", "fuzz-partial", "fuzz-transform", "fuzz-svg"].map {
             ($0, "WebImageTesting")
-        }
+        } + [("fuzz-svg-sanitize", "WebImageServer")]
     for (name, entry) in entries {
         package.targets.append(
             .executableTarget(

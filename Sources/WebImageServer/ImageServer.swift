@@ -67,7 +67,9 @@ public final class ImageServer: Sendable {
             store: store,
             processor: ImageProcessor(
                 coders: ImageCoders.default, limits: limits,
-                formats: FormatChoice(preferred: configuration.preferredFormats)),
+                formats: FormatChoice(preferred: configuration.preferredFormats),
+                svg: SVGAnswer(
+                    alwaysRasterizes: configuration.alwaysRasterizesSVG, sanitizes: configuration.sanitizesSVG)),
             watermarks: watermarks,
             gate: ProcessingGate(
                 slots: limits.processingSlots, queueLimit: limits.processingQueue, queueTimeout: limits.queueTimeout,

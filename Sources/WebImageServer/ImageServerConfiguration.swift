@@ -43,6 +43,12 @@ public struct ImageServerConfiguration: Sendable {
     /// order (imgproxy's `IMGPROXY_PREFERRED_FORMATS`): an animation takes the first that animates, an image with
     /// alpha the first with alpha. Default JPEG, PNG, GIF; formats the server cannot write are ignored.
     public var preferredFormats = FormatChoice.imgproxyDefault
+    /// Render an SVG source to the negotiated or preferred format even when the URL names no format (imgproxy's
+    /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`). Default off: such a request is answered with the SVG itself, unresized.
+    public var alwaysRasterizesSVG = false
+    /// Sanitise an SVG answered as SVG: scripts, event attributes, unsafe links and forms removed (imgproxy's
+    /// `IMGPROXY_SANITIZE_SVG`). Default on.
+    public var sanitizesSVG = true
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly

@@ -57,6 +57,7 @@ extension ServeCommand {
             allowsLinkLocal: try Settings.allowLinkLocalSources.resolve(switch: allowLinkLocalSources))
         try cluster.apply(to: &configuration)
         try watermark.apply(to: &configuration)
+        try svg.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10

@@ -140,6 +140,8 @@ struct ServeCommand: AsyncParsableCommand {
     var cluster: ClusterOptions
     @OptionGroup(title: "Watermark")
     var watermark: WatermarkOptions
+    @OptionGroup(title: "SVG")
+    var svg: SVGOptions
 
     func run() async throws {
         let setup = try makeSetup()

@@ -105,7 +105,7 @@ enum Settings {
         cacheDir, noCache, noResultCache, memoryCacheSize, useS3, s3SourceEndpoint, s3SourceRegion, sharedStore,
         sharedStoreEndpoint, sharedStoreRegion, sharedStoreTimeout, purgeKey, peer, selfURL, peerForward,
         watermarkData, watermarkPath, watermarkURL, watermarkOpacity,
-    ]
+    ] + svg
 
     /// The `IMGPROXY_` variables read: those of the table and the presets' separator.
     static var imgproxyNames: Set<String> {

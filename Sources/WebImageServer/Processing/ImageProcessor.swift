@@ -29,17 +29,26 @@ struct ImageProcessor: Sendable {
     let limits: ServerLimits
     /// How the format is chosen when the request names none.
     var formats = FormatChoice(preferred: FormatChoice.imgproxyDefault)
+    /// How an SVG source is answered.
+    var svg = SVGAnswer()
 
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
     static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff]
 
     /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks, with
-    /// `watermark` laid over it when the options ask for one.
+    /// `watermark` laid over it when the options ask for one. An SVG source is answered as ``SVGAnswer`` says: as
+    /// SVG unless the URL's own format (`options.format`, not `Accept`'s) asks for another.
     func process(
         _ data: Data, options: ProcessingOptions, format requested: ImageFormat?, watermark: WatermarkImage? = nil
     ) throws(ImageServerError) -> ProcessedImage {
-        let info: ImageInfo
+        var info: ImageInfo
         do { info = try coders.info(of: data) } catch { throw Self.unprocessable(error) }
+        var options = options
+        if info.format == .svg {
+            if svg.answersAsSVG(requested: options.format) { return try svg.answer(data, info: info) }
+            info = SVGAnswer.guarded(info, limits: limits)
+            options = options.forVectorSource
+        }
         let plan = try LoadPlan(info: info, options: options, requested: requested, formats: formats, limits: limits)
         let decodeStart = ContinuousClock.now
         var image: Image

@@ -36,12 +36,29 @@ struct LoadPlan: Sendable {
         let keepsProfile = !options.stripColorProfile && candidate.map(ImageProcessor.profileCarrying.contains) ?? true
         decoding = DecodingOptions(
             // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then.
-            targetSize: options.trim == nil ? Self.shrinkTarget(planned) : nil, firstFrameOnly: !animate,
+            targetSize: info.format == .svg
+                ? Self.renderTarget(planned, options: options, header: info)
+                : options.trim == nil ? Self.shrinkTarget(planned) : nil,
+            firstFrameOnly: !animate,
             appliesOrientation: options.autoRotate,
-            limits: DecodingLimits(maxPixelsPerFrame: limits.maxSourceResolution),
+            limits: DecodingLimits(
+                maxPixelsPerFrame: info.format == .svg
+                    ? max(limits.maxSourceResolution, limits.maxResultDimension * limits.maxResultDimension)
+                    : limits.maxSourceResolution),
             keepsColorProfile: keepsProfile,
             keepsMetadata: !options.stripMetadata
         )
+    }
+
+    /// The size a vector source is rendered at: the scaled size when nothing is cut in source pixels (imgproxy's
+    /// scale on load of a vector, up or down), else the size the geometry was planned from (`header`, already
+    /// within the resolution limit); in stored orientation.
+    static func renderTarget(_ planned: ResultGeometry, options: ProcessingOptions, header: ImageInfo) -> PixelSize {
+        guard planned.crop == nil, options.trim == nil else {
+            return PixelSize(width: header.width, height: header.height)
+        }
+        let scaled = planned.scaledSize
+        return options.rotate % 180 == 90 ? PixelSize(width: scaled.height, height: scaled.width) : scaled
     }
 
     /// Scale on load: when nothing is cut in source pixels, the decoder may decode smaller, as long as it covers

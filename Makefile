@@ -2,7 +2,7 @@
 # Both install the system libraries they need with apt when they are missing (Debian; run as root or with sudo).
 
 APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev libavif-dev libheif-dev \
-	liblcms2-dev libimagequant-dev libtiff-dev librsvg2-dev nginx-light curl openssl
+	liblcms2-dev libimagequant-dev libtiff-dev librsvg2-dev libxml2-dev nginx-light curl openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 

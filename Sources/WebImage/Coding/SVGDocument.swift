@@ -20,6 +20,7 @@ final class SVGDocument {
     /// Parses `bytes`; a document librsvg does not accept is ``WebImageError/Code/corruptData``.
     init(_ bytes: UnsafeRawBufferPointer) throws(WebImageError) {
         SVGDocument.silenceLogs
+        wi_rsvg_silence_xml_errors()
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw WebImageError(.truncatedData, "no bytes: the SVG is empty")
         }
@@ -108,6 +109,6 @@ final class SVGDocument {
         return WebImageError(.corruptData, "\(context): \(message)")
     }
 
-    /// Installs, once per process, the handlers that keep librsvg's and GLib's messages off stderr.
+    /// Installs, once per process, the handlers that keep librsvg's, GLib's and libxml2's messages off stderr.
     private static let silenceLogs: Void = wi_rsvg_silence_logs()
 }

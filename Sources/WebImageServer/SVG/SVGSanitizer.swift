@@ -45,6 +45,8 @@ package struct SVGSanitizer: Sendable {
         var open: [ArraySlice<UInt8>] = []
         /// While inside a removed element, the depth of its start tag.
         var removedAt: Int?
+        /// Whether an element has been written: a document of removed elements only is refused, as its output
+        /// (text alone) would be.
         var sawElement = false
 
         var writing: Bool { removedAt == nil }
@@ -112,7 +114,6 @@ package struct SVGSanitizer: Sendable {
             let name = scanner.name()
             guard !name.isEmpty else { throw SVGSanitizer.broken("a `<` that starts no tag") }
             guard open.count < SVGSanitizer.maxDepth else { throw SVGSanitizer.broken("elements nested too deeply") }
-            sawElement = true
             let element = Self.localName(name)
             var attributes: [UInt8] = []
             var closed = false
@@ -138,6 +139,7 @@ package struct SVGSanitizer: Sendable {
                 open.append(name)
             }
             guard writing, !removes else { return }
+            sawElement = true
             output.append(UInt8(ascii: "<"))
             output.append(contentsOf: name)
             output.append(contentsOf: attributes)

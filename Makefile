@@ -2,7 +2,7 @@
 # Both install the system libraries they need with apt when they are missing (Debian; run as root or with sudo).
 
 APT_PACKAGES := pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev zlib1g-dev libavif-dev libheif-dev \
-	liblcms2-dev libimagequant-dev libtiff-dev libjxl-dev nginx-light curl openssl
+	liblcms2-dev libimagequant-dev libtiff-dev libjxl-dev librsvg2-dev libxml2-dev nginx-light curl openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_BUILD_FLAGS ?=
 
@@ -50,13 +50,13 @@ test-tsan: deps $(STORES_VENV)/bin/weed
 # any report fails. The CLI suites are skipped as for TSan: the code they drive is tested in-process.
 test-asan: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan --no-parallel --skip CLI \
-		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|Sniffing|Convolution|PixelBuffer|Metadata|BMP|TIFF|JXL|HEIC|ColorManagement|GreyProfile|FuzzRegression"
+		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|Sniffing|Convolution|PixelBuffer|Metadata|BMP|TIFF|JXL|HEIC|ColorManagement|GreyProfile|FuzzRegression|SVG"
 
 # Coverage-guided fuzzing with libFuzzer (Fuzz/, entry points in WebImageTesting/FuzzEntries.swift), under
 # AddressSanitizer. `make fuzz` runs each target FUZZ_SECONDS (default 300); `make fuzz-smoke` 30 s each (CI).
 # Seeds: the corpus and the regression files; new coverage is kept in .build-fuzz/corpus, crashes are written to
 # .build-fuzz/findings (copy each into Tests/Fixtures/fuzz-regressions/<target>/ and fix it).
-FUZZ_TARGETS := fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform fuzz-url fuzz-info-url fuzz-jxl
+FUZZ_TARGETS := fuzz-decode fuzz-thumbnail fuzz-info fuzz-partial fuzz-transform fuzz-url fuzz-info-url fuzz-jxl fuzz-svg fuzz-svg-sanitize
 FUZZ_SECONDS ?= 300
 FUZZ_BUILD := WEBIMAGE_FUZZ=1 swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 fuzz-build: deps

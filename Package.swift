@@ -38,12 +38,13 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev", "libxml2-dev"])]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         .target(
             name: "WebImage",
             dependencies: [
                 "CJPEG", "CSPNG", "CGIF", "CWebP", "CZlib", "CAVIF", "CHEIF", "CLCMS2",
-                "CImageQuant", "CTIFF", "CJXL",
+                "CImageQuant", "CTIFF", "CJXL", "CRSVG",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -168,14 +169,15 @@ let package = Package(
 // they build with `-sanitize=fuzzer,address` in their own build folder, never as part of a plain `swift build`.
 if Context.environment["WEBIMAGE_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/fuzz-driver", swiftSettings: strict))
-    for name in [
-        "fuzz-decode", "fuzz-thumbnail", "fuzz-info", "fuzz-partial", "fuzz-transform", "fuzz-url", "fuzz-info-url",
-        "fuzz-jxl",
-    ] {
+    let entries: [(String, Target.Dependency)] =
+        [
+            "fuzz-decode", "fuzz-thumbnail", "fuzz-info", "fuzz-partial", "fuzz-transform", "fuzz-url", "fuzz-info-url",
+            "fuzz-jxl", "fuzz-svg",
+        ].map { ($0, "WebImageTesting") } + [("fuzz-svg-sanitize", "WebImageServer")]
+    for (name, entry) in entries {
         package.targets.append(
             .executableTarget(
-                name: name, dependencies: ["FuzzDriver", "WebImageTesting"], path: "Fuzz/\(name)",
-                swiftSettings: strict))
+                name: name, dependencies: ["FuzzDriver", entry], path: "Fuzz/\(name)", swiftSettings: strict))
         package.products.append(.executable(name: name, targets: [name]))
     }
 }

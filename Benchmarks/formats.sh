@@ -7,8 +7,11 @@
 #   4. libvips side by side (vips copy, vips icc_transform), as processes with start-up subtracted; TIFF decoding
 #      (LZW and Deflate with a predictor, made by ImageMagick from the JPEGs) against vips copy and against
 #      libtiff's own `tiffcp -c none`, which only decompresses (no conversion to RGBA);
-#   5. JPEG XL decoding and encoding against djxl and cjxl (Benchmarks/formats-jxl.sh, which also runs alone).
+#   5. JPEG XL decoding and encoding against djxl and cjxl (Benchmarks/formats-jxl.sh, which also runs alone);
+#   6. SVG rendering (librsvg and cairo, to 8-bit RGBA) against rsvg-convert (librsvg's own tool, writing PNG) and
+#      vips copy (libvips' svgload, writing .v), on generated documents at their own size and at twice it.
 #   Benchmarks/formats.sh [BENCH_DIR]      (default ../shared/bench; its JPEGs are the inputs)
+#   ONLY=svg Benchmarks/formats.sh          (section 6 alone)
 # Ours are in-process medians (webimage-bench). The tools run as processes: their time is the median of 9 runs
 # minus the median of 9 runs on a 16x16 file of the same format (process start, library and codec set-up), and
 # they write y4m, that is they skip the YUV to RGB conversion that ours includes.
@@ -16,9 +19,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCH_DIR=${1:-../shared/bench}
 command -v avifdec >/dev/null && command -v heif-convert >/dev/null && command -v convert >/dev/null \
-    && command -v vips >/dev/null && command -v tiffcp >/dev/null || {
+    && command -v vips >/dev/null && command -v tiffcp >/dev/null && command -v rsvg-convert >/dev/null || {
     apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=600 libavif-bin libheif-examples imagemagick \
-        colord-data libvips-tools libtiff-tools >/dev/null; }
+        colord-data libvips-tools libtiff-tools librsvg2-bin >/dev/null; }
 swift build -c release --scratch-path .build-release --product webimage-bench >/dev/null
 BIN=.build-release/release
 work=$(mktemp -d)
@@ -36,6 +39,55 @@ for _ in range(9):
 print('%.3f' % sorted(samples)[4])
 PY
 }
+# Section 5: SVG documents made here (seeded, so every run renders the same ones), rendered by ours in process and by
+# rsvg-convert and vips as processes, start-up subtracted (a 16x16 document).
+svg_section() {
+    python3 - "$work" <<'PY'
+import random, sys
+work = sys.argv[1]
+rng = random.Random(25)
+def colour(): return '#%02x%02x%02x' % (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+head = '<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768" viewBox="0 0 1024 768">'
+shapes = [head, '<defs>'] + [
+    '<linearGradient id="g%d" x2="1" y2="1"><stop offset="0" stop-color="%s"/><stop offset="1" stop-color="%s" stop-opacity="0.3"/></linearGradient>' % (i, colour(), colour())
+    for i in range(20)] + ['</defs>']
+for i in range(2000):
+    x, y, r = rng.uniform(0, 1024), rng.uniform(0, 768), rng.uniform(4, 60)
+    fill = 'url(#g%d)' % rng.randrange(20) if i % 3 == 0 else colour()
+    shapes.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s" fill-opacity="%.2f"/>' % (x, y, r, fill, rng.uniform(0.3, 1)) if i % 2
+                  else '<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" transform="rotate(%d %.1f %.1f)"/>' % (x, y, r * 2, r, fill, rng.randrange(360), x, y))
+open(work + '/shapes.svg', 'w').write('\n'.join(shapes + ['</svg>']))
+paths = [head]
+for i in range(400):
+    points = ['%.1f %.1f' % (rng.uniform(0, 1024), rng.uniform(0, 768)) for _ in range(10)]
+    paths.append('<path d="M %s C %s" fill="none" stroke="%s" stroke-width="%.1f" stroke-linecap="round"/>' % (
+        points[0], ' '.join(points[1:]), colour(), rng.uniform(1, 8)))
+open(work + '/paths.svg', 'w').write('\n'.join(paths + ['</svg>']))
+open(work + '/tiny.svg', 'w').write('<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16"/></svg>')
+PY
+    local rsvg_start vips_start
+    rsvg_start=$(runs rsvg-convert "$work/tiny.svg" -o "$work/out.png")
+    vips_start=$(runs vips copy "$work/tiny.svg" "$work/out.v")
+    echo
+    echo "### Rendering SVG (librsvg)"
+    echo
+    echo "| file | render size | ours ms | rsvg-convert ms (start-up subtracted, writes PNG) | ours/rsvg-convert | vips copy ms (start-up subtracted) | ours/vips |"
+    echo "|---|---|---|---|---|---|---|"
+    for name in shapes paths; do
+        for scale in 1 2; do
+            local width=$((1024 * scale)) height=$((768 * scale)) target=""
+            [ "$scale" = 1 ] || target="--target $width"
+            ours=$(field median_ms "$($BIN/webimage-bench decode "$work/$name.svg" $target | tail -1)")
+            rsvg=$(python3 -c "print('%.3f' % ($(runs rsvg-convert -w $width -h $height "$work/$name.svg" -o "$work/out.png") - $rsvg_start))")
+            vips=$(python3 -c "print('%.3f' % ($(runs vips copy "$work/$name.svg[scale=$scale]" "$work/out.v") - $vips_start))")
+            echo "| $name.svg | ${width}x$height | $ours | $rsvg | $(ratio "$ours" "$rsvg") | $vips | $(ratio "$ours" "$vips") |"
+        done
+    done
+}
+if [ "${ONLY:-}" = svg ]; then
+    svg_section
+    exit 0
+fi
 srgb=/usr/share/color/icc/colord/sRGB.icc
 p3=Tests/Fixtures/formats/DisplayP3.icc
 convert -size 16x16 xc:gray "$work/tiny.png"
@@ -139,5 +191,6 @@ for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
     done
 done
 
+svg_section
 echo
 Benchmarks/formats-jxl.sh "$BENCH_DIR"

@@ -85,7 +85,9 @@ public final class ImageServer: Sendable {
             processor: ImageProcessor(
                 coders: ImageCoders.default, limits: limits,
                 formats: FormatChoice(preferred: configuration.preferredFormats), encoder: configuration.encoder,
-                appliesPNGGamma: configuration.appliesPNGGamma),
+                appliesPNGGamma: configuration.appliesPNGGamma,
+                svg: SVGAnswer(
+                    alwaysRasterizes: configuration.alwaysRasterizesSVG, sanitizes: configuration.sanitizesSVG)),
             watermarks: watermarks,
             fallback: fallback,
             gate: gate,

@@ -76,6 +76,12 @@ public struct ImageServerConfiguration: Sendable {
     /// The most connections served at once (imgproxy's `IMGPROXY_MAX_CLIENTS`); more wait to be accepted until one
     /// closes. Default 2048, as imgproxy's; 0 = no limit.
     public var maxClients = 2048
+    /// Render an SVG source to the negotiated or preferred format even when the URL names no format (imgproxy's
+    /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`). Default off: such a request is answered with the SVG itself, unresized.
+    public var alwaysRasterizesSVG = false
+    /// Sanitise an SVG answered as SVG: scripts, event attributes, unsafe links and forms removed (imgproxy's
+    /// `IMGPROXY_SANITIZE_SVG`). Default on.
+    public var sanitizesSVG = true
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly

@@ -62,6 +62,7 @@ extension ServeCommand {
         try parity.apply(to: &configuration)
         try info.apply(to: &configuration)
         try formats.apply(to: &configuration)
+        try svg.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10

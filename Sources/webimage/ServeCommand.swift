@@ -148,6 +148,8 @@ struct ServeCommand: AsyncParsableCommand {
     var info: InfoServeOptions
     @OptionGroup(title: "Formats")
     var formats: FormatOptions
+    @OptionGroup(title: "SVG")
+    var svg: SVGOptions
 
     func run() async throws {
         let setup = try makeSetup()

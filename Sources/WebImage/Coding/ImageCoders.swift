@@ -12,10 +12,11 @@ public struct ImageCoders: ImageCoding {
     public init(_ coders: [any ImageCoding]) { self.coders = coders }
 
     /// JPEG (libjpeg-turbo), PNG and APNG (libspng), GIF (giflib), WebP (libwebp), AVIF (libavif), HEIC (libheif;
-    /// encoding with its x265 plugin where installed), BMP and ICO/CUR (in Swift), TIFF (libtiff) and JPEG XL (libjxl).
+    /// encoding with its x265 plugin where installed), BMP and ICO/CUR (in Swift), TIFF (libtiff), JPEG XL (libjxl) and
+    /// SVG (librsvg, decoding only).
     public static let `default` = ImageCoders([
         JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), AVIFCoder(), HEICCoder(), BMPCoder(), ICOCoder(),
-        TIFFCoder(), JXLCoder(),
+        TIFFCoder(), JXLCoder(), SVGCoder(),
     ])
 
     /// A registry that asks `coder` before the ones it already has.

@@ -4,10 +4,10 @@ extension ImageFormat {
     /// Identifies the format of encoded image bytes from their leading magic bytes.
     ///
     /// Recognises JPEG, PNG (and APNG), GIF, WebP, HEIC, AVIF, JPEG XL (a bare codestream, `FF 0A`, or the container's
-    /// `JXL ` signature box), BMP (`BM` and a known info header size), ICO and CUR
-    /// (a directory of type 1 or 2 listing at least one image), TIFF and BigTIFF (either byte order), and also SVG, so
-    /// that a format this library cannot decode is reported as unsupported rather than corrupt. Returns ``unknown``
-    /// otherwise.
+    /// `JXL ` signature box), BMP (`BM` and a known info header size), ICO and CUR (a directory of type 1 or 2 listing
+    /// at least one image), TIFF and BigTIFF (either byte order), and SVG (``SVGSniffer``: an `<svg` root element after
+    /// any XML declaration, comments, processing instructions and doctype, within the first 32 KiB). Returns
+    /// ``unknown`` otherwise.
     public static func sniff(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { sniff(UnsafeRawBufferPointer($0)) }
     }
@@ -58,14 +58,7 @@ extension ImageFormat {
         {
             return .ico
         }
-        if looksLikeSVG(bytes) { return .svg }
+        if SVGSniffer.isSVG(bytes) { return .svg }
         return .unknown
-    }
-
-    private static func looksLikeSVG(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let head = String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(1024)), as: UTF8.self).lowercased()
-        let trimmed = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        guard trimmed.hasPrefix("<") else { return false }
-        return trimmed.contains("<svg")
     }
 }

@@ -30,7 +30,7 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public static let ico = ImageFormat("ico")
     /// JPEG XL, a bare codestream or in its ISOBMFF container.
     public static let jxl = ImageFormat("jxl")
-    /// SVG (recognised, not rendered).
+    /// SVG, rendered by ``SVGCoder``.
     public static let svg = ImageFormat("svg")
     /// Bytes that match no known image format.
     public static let unknown = ImageFormat("unknown")

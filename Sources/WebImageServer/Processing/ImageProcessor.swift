@@ -33,6 +33,8 @@ struct ImageProcessor: Sendable {
     var encoder = EncoderSettings()
     /// Whether PNGs described by `gAMA` and `cHRM` alone are converted to sRGB (`--png-gamma`); off as in imgproxy.
     var appliesPNGGamma = false
+    /// How an SVG source is answered.
+    var svg = SVGAnswer()
 
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
     static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff, .jxl, .heic]
@@ -40,17 +42,26 @@ struct ImageProcessor: Sendable {
     /// Processes `data` into `format`, or, when `format` is `nil`, into the format ``FormatChoice`` picks, with
     /// `watermark` laid over it when the options ask for one; under the server's limits as the options' security
     /// overrides change them. A source whose format `skip_processing` lists is answered as it is (imgproxy's skip
-    /// processing: when the URL names no other format), after the resolution check of its first frame.
+    /// processing: when the URL names no other format), after the resolution check of its first frame; an SVG then
+    /// sanitised as ``SVGAnswer`` sanitises it. An SVG source is otherwise answered as ``SVGAnswer`` says: as SVG
+    /// unless the URL's own format (`options.format`, not `Accept`'s) asks for another.
     func process(
         _ data: Data, options: ProcessingOptions, format requested: ImageFormat?, watermark: WatermarkImage? = nil
     ) throws(ImageServerError) -> ProcessedImage {
         let limits = options.security.applied(to: self.limits)
-        let info: ImageInfo
+        var info: ImageInfo
         do { info = try coders.info(of: data) } catch { throw Self.unprocessable(error) }
         if options.skipProcessingFormats.contains(info.format), options.format == nil || options.format == info.format {
+            if info.format == .svg { return try svg.answer(data, info: info) }
             try LoadPlan.checkResolution(width: info.width, height: info.height, frames: 1, limits: limits)
             return ProcessedImage(
                 data: data, format: info.format, size: PixelSize(width: info.width, height: info.height))
+        }
+        var options = options
+        if info.format == .svg {
+            if svg.answersAsSVG(requested: options.format) { return try svg.answer(data, info: info) }
+            info = SVGAnswer.guarded(info, limits: limits)
+            options = options.forVectorSource
         }
         let plan = try LoadPlan(info: info, options: options, requested: requested, formats: formats, limits: limits)
         let decodeStart = ContinuousClock.now

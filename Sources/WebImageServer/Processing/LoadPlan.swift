@@ -32,12 +32,16 @@ struct LoadPlan: Sendable {
         let keepsProfile = !options.stripColorProfile && candidate.map(ImageProcessor.profileCarrying.contains) ?? true
         decoding = DecodingOptions(
             // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then; nor
-            // when a HEIF thumbnail is to be decoded, whose size the header does not give.
-            targetSize: options.trim == nil && !options.enforceThumbnail ? Self.shrinkTarget(planned) : nil,
+            // when a HEIF thumbnail is to be decoded, whose size the header does not give. A vector is rendered at the
+            // size the geometry needs.
+            targetSize: info.format == .svg
+                ? Self.renderTarget(planned, options: options, header: info)
+                : options.trim == nil && !options.enforceThumbnail ? Self.shrinkTarget(planned) : nil,
             firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
             limits: DecodingLimits(
-                maxPixelsPerFrame: max(
-                    limits.maxSourceResolution, keptFrames > 1 ? limits.maxAnimationFrameResolution : 0)),
+                maxPixelsPerFrame: info.format == .svg
+                    ? max(limits.maxSourceResolution, limits.maxResultDimension * limits.maxResultDimension)
+                    : max(limits.maxSourceResolution, keptFrames > 1 ? limits.maxAnimationFrameResolution : 0)),
             keepsColorProfile: keepsProfile,
             keepsMetadata: !options.stripMetadata || options.keepCopyright,
             prefersThumbnail: options.enforceThumbnail
@@ -58,6 +62,17 @@ struct LoadPlan: Sendable {
         guard !overflow, !overflow2, total <= limits.maxSourceResolution else {
             throw ImageServerError(status: 422, "source image resolution is too big")
         }
+    }
+
+    /// The size a vector source is rendered at: the scaled size when nothing is cut in source pixels (imgproxy's
+    /// scale on load of a vector, up or down), else the size the geometry was planned from (`header`, already
+    /// within the resolution limit); in stored orientation.
+    static func renderTarget(_ planned: ResultGeometry, options: ProcessingOptions, header: ImageInfo) -> PixelSize {
+        guard planned.crop == nil, options.trim == nil else {
+            return PixelSize(width: header.width, height: header.height)
+        }
+        let scaled = planned.scaledSize
+        return options.rotate % 180 == 90 ? PixelSize(width: scaled.height, height: scaled.width) : scaled
     }
 
     /// Scale on load: when nothing is cut in source pixels, the decoder may decode smaller, as long as it covers

@@ -11,6 +11,7 @@ import WebImageTesting
         "fuzz-partial": FuzzEntries.partial, "fuzz-transform": FuzzEntries.transform, "fuzz-url": FuzzEntries.url,
         "fuzz-info-url": FuzzEntries.infoURL,
         "fuzz-jxl": FuzzEntries.jxl,
+        "fuzz-svg": FuzzEntries.svg,
     ]
 
     private static func files(in directory: URL) -> [URL] {
@@ -40,6 +41,7 @@ import WebImageTesting
             FuzzEntries.thumbnail(Data([64, 48]) + data)
             FuzzEntries.partial(Data([127]) + data)
             if file.pathExtension == "jxl" { FuzzEntries.jxl(data) }
+            if file.pathExtension == "svg" { FuzzEntries.svg(Data([63, 47]) + data) }
             if data.count < 20_000 {
                 FuzzEntries.transform(Data((0..<12).map { UInt8(($0 * 37 + index) % 256) }) + data)
             }

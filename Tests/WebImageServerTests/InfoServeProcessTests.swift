@@ -30,7 +30,7 @@ struct InfoServeProcessTests {
             process.waitUntilExit()
         }
         // Blocking reads run off Swift's cooperative threads, which the test origin needs to answer.
-        let port = try await ServeLifecycleTests.offPool { Result { try ServeLifecycleTests.port(of: output) } }.get()
+        let port = try await ServeLifecycleTests.port(of: output)
         try await body("http://127.0.0.1:\(port)")
         process.terminate()
         return await ServeLifecycleTests.offPool {

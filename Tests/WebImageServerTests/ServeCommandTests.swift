@@ -60,7 +60,7 @@ struct ServeCommandTests {
             process.waitUntilExit()
             try? FileManager.default.removeItem(at: home)
         }
-        let text = Self.firstLine(of: output)
+        let text = await ServeLifecycleTests.offPool { Self.firstLine(of: output) }
         let prefix = "listening on http://127.0.0.1:"
         #expect(text.hasPrefix(prefix), "\(text)")
         let port = try #require(Int(text.dropFirst(prefix.count).prefix { $0.isNumber }))

@@ -33,7 +33,7 @@ struct ServeFormatSettingsTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        let base = "http://127.0.0.1:\(try ServeLifecycleTests.port(of: output))"
+        let base = "http://127.0.0.1:\(try await ServeLifecycleTests.port(of: output))"
         do {
             try await body(base) { options, path in
                 "\(base)/insecure/\(options)/plain/\(origin.url(path).absoluteString)"

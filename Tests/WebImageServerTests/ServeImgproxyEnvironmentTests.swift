@@ -62,7 +62,7 @@ struct ServeImgproxyEnvironmentTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        let base = "http://127.0.0.1:\(try ServeLifecycleTests.port(of: output))"
+        let base = "http://127.0.0.1:\(try await ServeLifecycleTests.port(of: output))"
         let authorized: [(String, String)] = [("Authorization", "Bearer s3cret")]
         let signer = try #require(URLSigner(hexKey: Self.newKey, hexSalt: Self.newSalt))
         func signed(_ options: String, _ path: String) -> String {

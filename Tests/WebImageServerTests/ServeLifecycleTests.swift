@@ -31,9 +31,10 @@ struct ServeLifecycleTests {
         try await offPool { Result { try run(arguments, environment: environment) } }.get()
     }
 
-    /// The port in the `listening on http://HOST:PORT` line a started `webimage serve` wrote to `output`.
-    static func port(of output: Pipe) throws -> Int {
-        let text = ServeCommandTests.firstLine(of: output)
+    /// The port in the `listening on http://HOST:PORT` line a started `webimage serve` wrote to `output`, read on a
+    /// Dispatch thread (the wait for the line blocks no cooperative thread).
+    static func port(of output: Pipe) async throws -> Int {
+        let text = await offPool { ServeCommandTests.firstLine(of: output) }
         return try #require(Int(text.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(text)")
     }
 
@@ -150,7 +151,7 @@ struct ServeLifecycleTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        let port = try Self.port(of: output)
+        let port = try await Self.port(of: output)
         let base = "http://127.0.0.1:\(port)"
 
         // A request whose source the origin holds back until the gate opens.
@@ -211,7 +212,7 @@ struct ServeLifecycleTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        let port = try Self.port(of: output)
+        let port = try await Self.port(of: output)
         // The origin holds the source back for good (its gate is never opened).
         let source = origin.url("/fixtures/corpus/images/gen_alpha.png").absoluteString + "?gate=never"
         let encoded = try #require(source.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed))

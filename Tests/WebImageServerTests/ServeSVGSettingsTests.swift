@@ -32,7 +32,7 @@ struct ServeSVGSettingsTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        let base = "http://127.0.0.1:\(try ServeLifecycleTests.port(of: output))"
+        let base = "http://127.0.0.1:\(try await ServeLifecycleTests.port(of: output))"
         let answer = try await ServeImgproxyEnvironmentTests.get(
             base + "/insecure/w:10/plain/" + origin.url("/logo.svg").absoluteString)
         try await origin.shutdown()

@@ -16,16 +16,16 @@ struct WatermarkServeTests {
         (["--watermark-data", base64, "--watermark-opacity", "1.5"], "--watermark-opacity"),
         (["--watermark-data", base64, "--watermark-opacity", "nan"], "--watermark-opacity"),
     ])
-    func badWatermarkFlagsExit64(arguments: [String], mentions: String) throws {
-        let (status, error) = try ServeLifecycleTests.run(arguments)
+    func badWatermarkFlagsExit64(arguments: [String], mentions: String) async throws {
+        let (status, error) = try await ServeLifecycleTests.runOffPool(arguments)
         #expect(status == 64, "\(arguments): \(error)")
         #expect(error.contains(mentions), "\(error)")
     }
 
-    @Test func imgproxysVariablesAreRead() throws {
-        let data = try ServeLifecycleTests.run([], environment: ["IMGPROXY_WATERMARK_DATA": "!!!"])
+    @Test func imgproxysVariablesAreRead() async throws {
+        let data = try await ServeLifecycleTests.runOffPool([], environment: ["IMGPROXY_WATERMARK_DATA": "!!!"])
         #expect(data.status == 64 && data.error.contains("--watermark-data"), "\(data.error)")
-        let opacity = try ServeLifecycleTests.run(
+        let opacity = try await ServeLifecycleTests.runOffPool(
             [], environment: ["WEBIMAGE_WATERMARK_DATA": Self.base64, "IMGPROXY_WATERMARK_OPACITY": "much"])
         #expect(opacity.status == 64 && opacity.error.contains("IMGPROXY_WATERMARK_OPACITY"), "\(opacity.error)")
     }
@@ -48,11 +48,11 @@ struct WatermarkServeTests {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
-        let port = try ServeLifecycleTests.port(of: output)
+        let port = try await ServeLifecycleTests.port(of: output)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("wm-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: file) }
         let url = "http://127.0.0.1:\(port)/insecure/wm:1:nowe/plain/" + origin.url("/geometry.png").absoluteString
-        _ = try ServeCommandTests.curl(["-o", file.path, url])
+        _ = try await ServeLifecycleTests.offPool { Result { try ServeCommandTests.curl(["-o", file.path, url]) } }.get()
         let image = try ImageCoders.default.decode(try Data(contentsOf: file), options: .default)
         #expect(image.pixels[0, 0] == WatermarkServerTests.green)
         #expect(image.pixels[30, 30] == RGBA(red: 255, green: 0, blue: 0))

@@ -87,7 +87,7 @@ final class ProcessingGate: Sendable {
     /// Calls `whenIdle` a second after a run unless another run started or ended meanwhile, or one still runs.
     private func afterRun(_ whenIdle: @escaping @Sendable () -> Void) {
         let epoch = idleEpoch.withLock { $0 } + 1  // the release that follows this run moves the epoch once
-        Task.detached(priority: .background) { [weak self] in
+        Task.detached(priority: .low) { [weak self] in
             try? await Task.sleep(for: .seconds(1))
             guard let self, self.idleEpoch.withLock({ $0 == epoch }), self.queue.running == 0 else { return }
             whenIdle()

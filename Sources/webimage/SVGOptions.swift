@@ -5,7 +5,8 @@ import WebImageServer
 /// `alwaysRasterizeSVG` and `noSanitizeSVG`, imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG` and `IMGPROXY_SANITIZE_SVG`).
 struct SVGOptions: ParsableArguments {
     @Flag(
-        help: "Render SVG sources to the negotiated or preferred format even when the URL names none (by default they are answered as SVG)."
+        help:
+            "Render SVG sources to the negotiated or preferred format even when the URL names none (by default they are answered as SVG)."
     )
     var alwaysRasterizeSvg = false
     @Flag(help: "Answer SVG sources as they are, without removing scripts, event attributes and unsafe links.")

@@ -8,7 +8,9 @@ import WebImageTesting
 struct ServeSVGSettingsTests {
     /// Runs `webimage serve` with `arguments` and `environment`, answers `GET` of the origin's `/logo.svg` through it
     /// (no format in the URL), and stops it.
-    private static func answer(arguments: [String], environment: [String: String]) async throws
+    private static func answer(
+        arguments: [String], environment: [String: String]
+    ) async throws
         -> ServeImgproxyEnvironmentTests.Answer
     {
         let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
@@ -44,7 +46,8 @@ struct ServeSVGSettingsTests {
         #expect(sanitised.headers["content-type"] == "image/svg+xml" && !sanitised.body.contains("alert"))
         let raw = try await Self.answer(arguments: [], environment: ["IMGPROXY_SANITIZE_SVG": "false"])
         #expect(raw.data == ServerSVGTests.hostile)
-        let ours = try await Self.answer(arguments: ["--no-sanitize-svg"], environment: ["IMGPROXY_SANITIZE_SVG": "true"])
+        let ours = try await Self.answer(
+            arguments: ["--no-sanitize-svg"], environment: ["IMGPROXY_SANITIZE_SVG": "true"])
         #expect(ours.data == ServerSVGTests.hostile, "the flag wins over imgproxy's variable")
     }
 

@@ -12,10 +12,10 @@ struct ServerSVGTests {
     /// A 40x30 document with a script, an event attribute and a `javascript:` link.
     static var hostile: Data {
         Data(
-        """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 30" onload="alert(1)">\
-        <script>alert(2)</script><a href="javascript:alert(3)"><rect width="40" height="30" fill="#00ff00"/></a></svg>
-        """.utf8)
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 30" onload="alert(1)">\
+            <script>alert(2)</script><a href="javascript:alert(3)"><rect width="40" height="30" fill="#00ff00"/></a></svg>
+            """.utf8)
     }
 
     private static func register(_ harness: ServerHarness, _ data: Data = hostile, at path: String = "/logo.svg") {

@@ -52,7 +52,8 @@ struct WatermarkServeTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("wm-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: file) }
         let url = "http://127.0.0.1:\(port)/insecure/wm:1:nowe/plain/" + origin.url("/geometry.png").absoluteString
-        _ = try await ServeLifecycleTests.offPool { Result { try ServeCommandTests.curl(["-o", file.path, url]) } }.get()
+        _ = try await ServeLifecycleTests.offPool { Result { try ServeCommandTests.curl(["-o", file.path, url]) } }
+            .get()
         let image = try ImageCoders.default.decode(try Data(contentsOf: file), options: .default)
         #expect(image.pixels[0, 0] == WatermarkServerTests.green)
         #expect(image.pixels[30, 30] == RGBA(red: 255, green: 0, blue: 0))

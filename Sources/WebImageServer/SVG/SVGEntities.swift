@@ -64,7 +64,11 @@ struct SVGEntities {
             refused.insert(name)
         }
         while let byte = scanner.peek, byte != UInt8(ascii: ">") {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { try scanner.skipQuoted() } else { scanner.index += 1 }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                try scanner.skipQuoted()
+            } else {
+                scanner.index += 1
+            }
         }
         scanner.index += 1
     }
@@ -88,7 +92,9 @@ struct SVGEntities {
 
     /// What the reference `&name;` stands for, to be written as is: itself for a character reference or a predefined
     /// entity, the value for a declared text entity; throws for any other.
-    func replacement(for name: ArraySlice<UInt8>, reference: ArraySlice<UInt8>) throws(ImageServerError)
+    func replacement(
+        for name: ArraySlice<UInt8>, reference: ArraySlice<UInt8>
+    ) throws(ImageServerError)
         -> ArraySlice<UInt8>
     {
         if name.first == UInt8(ascii: "#") || Self.predefined[name] != nil { return reference }

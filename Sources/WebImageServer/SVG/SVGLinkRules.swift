@@ -11,7 +11,8 @@ enum SVGLinkRules {
     /// Removed: every `on…` attribute (imgproxy lists the event handlers it knows; any `on` prefix is removed here, so
     /// that a handler added to browsers later is too), a `<use>` link that is not a fragment, a link whose scheme is
     /// not allowed for its element, and an animation value list with a value whose scheme is not a link scheme.
-    static func keeps(attribute name: String, of element: String, value: String?, animationValues: Set<String>) -> Bool {
+    static func keeps(attribute name: String, of element: String, value: String?, animationValues: Set<String>) -> Bool
+    {
         if name.hasPrefix("on") { return false }
         if name == "href" {
             guard let value else { return false }

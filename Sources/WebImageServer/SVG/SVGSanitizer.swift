@@ -173,9 +173,10 @@ package struct SVGSanitizer: Sendable {
             guard scanner.peek == quote else { throw SVGSanitizer.broken("the SVG ends inside an attribute value") }
             let raw = scanner.bytes[rawStart..<scanner.index]
             scanner.index += 1
-            guard SVGLinkRules.keeps(
-                attribute: Self.localName(name), of: element, value: entities.decoded(raw),
-                animationValues: SVGSanitizer.animationValues)
+            guard
+                SVGLinkRules.keeps(
+                    attribute: Self.localName(name), of: element, value: entities.decoded(raw),
+                    animationValues: SVGSanitizer.animationValues)
             else { return }
             attributes.append(0x20)
             attributes.append(contentsOf: name)

@@ -12,7 +12,9 @@ struct CLISVGTests {
     @Test func fetchRendersAnSVGAtTheRequestedSize() async throws {
         try await CLI.withServer { server, home in
             let source = server.url("/fixtures/formats/images/svg_shapes.svg").absoluteString
-            for (size, expected) in [("32x24", PixelSize(width: 32, height: 24)), ("640x480", PixelSize(width: 64, height: 48))] {
+            for (size, expected) in [
+                ("32x24", PixelSize(width: 32, height: 24)), ("640x480", PixelSize(width: 64, height: 48)),
+            ] {
                 let output = home.appendingPathComponent("shapes-\(size).png")
                 let result = try await CLI.run(
                     ["fetch", source, "--resize", size, "-o", output.path, "--no-cache", "--json"], home: home)

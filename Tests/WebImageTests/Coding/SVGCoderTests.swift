@@ -54,7 +54,8 @@ import Testing
     /// A document without a viewBox scales too: the whole drawing is in the larger render.
     @Test func aDocumentWithoutViewBoxScales() throws {
         let data = try FormatsFixture.image("svg_no_size.svg")
-        let image = try SVGCoder().decode(data, options: DecodingOptions(targetSize: PixelSize(width: 300, height: 200)))
+        let image = try SVGCoder().decode(
+            data, options: DecodingOptions(targetSize: PixelSize(width: 300, height: 200)))
         #expect(image.size == PixelSize(width: 300, height: 200))
         for (x, y) in [(2, 2), (297, 2), (2, 197), (297, 197), (150, 100)] {
             #expect(image.pixels[x, y] == RGBA(red: 0x40, green: 0x60, blue: 0x80), "at \(x), \(y)")
@@ -84,7 +85,8 @@ import Testing
         #expect(try SVGCoder().info(of: huge).width == 200_000)
         #expect(errorCode { try SVGCoder().decode(huge, options: .default) } == .tooLarge)
         let small = try FormatsFixture.image("svg_viewbox.svg")
-        let tight = DecodingOptions(targetSize: PixelSize(width: 4000, height: 3000), limits: .init(maxPixelsPerFrame: 1_000_000))
+        let tight = DecodingOptions(
+            targetSize: PixelSize(width: 4000, height: 3000), limits: .init(maxPixelsPerFrame: 1_000_000))
         #expect(errorCode { try SVGCoder().decode(small, options: tight) } == .tooLarge)
         let absurd = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="5e9" height="10"/>"#.utf8)
         #expect(errorCode { try SVGCoder().info(of: absurd) } == .tooLarge)

@@ -37,7 +37,8 @@ import WebImageTesting
             #expect(image.pixels[10, 10].alpha == 0, "\(reference) was drawn")
         }
         // The same PNG as a data: URL, part of the bytes, is drawn.
-        let inline = Self.svg(#"<image href="data:image/png;base64,\#(red.base64EncodedString())" width="20" height="20"/>"#)
+        let inline = Self.svg(
+            #"<image href="data:image/png;base64,\#(red.base64EncodedString())" width="20" height="20"/>"#)
         #expect(try SVGCoder().decode(inline, options: .default).pixels[10, 10] == RGBA(red: 255, green: 0, blue: 0))
     }
 
@@ -55,7 +56,9 @@ import WebImageTesting
             Self.svg(#"<style>rect { fill: url(\#(base)/css.svg#g) }</style><rect width="5" height="5"/>"#),
             Self.svg(#"<xi:include href="\#(base)/xinclude.svg"/>"#),
             Self.svg(#"<rect width="5" height="5"/>"#, doctype: #"<!DOCTYPE svg SYSTEM "\#(base)/external.dtd">"#),
-            Self.svg(#"<filter id="f"><feImage href="\#(base)/feimage.png"/></filter><rect width="5" height="5" filter="url(#f)"/>"#),
+            Self.svg(
+                #"<filter id="f"><feImage href="\#(base)/feimage.png"/></filter><rect width="5" height="5" filter="url(#f)"/>"#
+            ),
         ]
         for data in documents {
             _ = try? SVGCoder().decode(data, options: .default)
@@ -98,7 +101,8 @@ import WebImageTesting
         #expect(errorCode { try SVGCoder().info(of: swarm) } == .tooLarge)
         // A few internal entities, as illustration programs write, are fine.
         let named = Self.svg(
-            #"<rect width="20" height="20" fill="&colour;"/>"#, doctype: ##"<!DOCTYPE svg [<!ENTITY colour "#00ff00">]>"##)
+            #"<rect width="20" height="20" fill="&colour;"/>"#,
+            doctype: ##"<!DOCTYPE svg [<!ENTITY colour "#00ff00">]>"##)
         #expect(try SVGCoder().decode(named, options: .default).pixels[5, 5] == RGBA(red: 0, green: 255, blue: 0))
     }
 

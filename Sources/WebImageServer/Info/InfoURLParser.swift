@@ -28,19 +28,7 @@ public struct InfoURLParser: Sendable {
     /// - Throws: ``ImageServerError``: 403 for a bad signature or a security option not allowed, 404 for a malformed
     ///   path, an unknown or not allowed option or a bad argument.
     public func parse(_ path: String, now: Int) throws(ImageServerError) -> InfoURLRequest {
-        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        guard let slash = trimmed.firstIndex(of: "/") else { throw .invalid("invalid path") }
-        let signature = String(trimmed[..<slash])
-        let rest = ImageURLParser.redenormalize(String(trimmed[trimmed.index(after: slash)...]))
-        guard !signature.isEmpty, !rest.isEmpty else { throw .invalid("invalid path") }
-        if let signer {
-            guard signer.verify(signature, for: "/" + rest) else {
-                throw ImageServerError(status: 403, "invalid signature")
-            }
-        } else if signature.contains(":") {
-            throw ImageServerError(status: 403, "malformed signature: the path must start with a signature")
-        }
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = try ImageURLParser.verifiedSegments(of: path, signer: signer)
         let context = InfoParsingContext(now: now, allowsSecurityOptions: configuration.allowsSecurityOptions)
         var options = InfoOptions()
         if configuration.presets.table["default"] != nil {

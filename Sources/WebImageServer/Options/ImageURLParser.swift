@@ -30,19 +30,7 @@ public struct ImageURLParser: Sendable {
     ///
     /// - Throws: ``ImageServerError``: 403 for a bad signature, 404 for a malformed path, option or argument.
     public func parse(_ path: String, now: Int) throws(ImageServerError) -> ImageURLRequest {
-        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        guard let slash = trimmed.firstIndex(of: "/") else { throw .invalid("invalid path") }
-        let signature = String(trimmed[..<slash])
-        let rest = Self.redenormalize(String(trimmed[trimmed.index(after: slash)...]))
-        guard !signature.isEmpty, !rest.isEmpty else { throw .invalid("invalid path") }
-        if let signer {
-            guard signer.verify(signature, for: "/" + rest) else {
-                throw ImageServerError(status: 403, "invalid signature")
-            }
-        } else if signature.contains(":") {
-            throw ImageServerError(status: 403, "malformed signature: the path must start with a signature")
-        }
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = try Self.verifiedSegments(of: path, signer: signer)
         var processing: ProcessingOptions
         let urlParts: [String]
         if options.rules.onlyPresets {
@@ -85,6 +73,27 @@ public struct ImageURLParser: Sendable {
             throw .invalid("invalid URL encoding")
         }
         return (source, halves.count == 2 && !halves[1].isEmpty ? String(halves[1]) : nil)
+    }
+
+    /// The segments after the signature of `path` (image and `/info` URLs alike), once the signature is checked:
+    /// against `signer` when there is one, else it must not look like an option (as imgproxy, so an unsigned server
+    /// refuses a path that forgot the signature segment).
+    ///
+    /// - Throws: ``ImageServerError``: 403 for a bad or missing signature, 404 for a path without segments.
+    static func verifiedSegments(of path: String, signer: URLSigner?) throws(ImageServerError) -> [String] {
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        guard let slash = trimmed.firstIndex(of: "/") else { throw .invalid("invalid path") }
+        let signature = String(trimmed[..<slash])
+        let rest = redenormalize(String(trimmed[trimmed.index(after: slash)...]))
+        guard !signature.isEmpty, !rest.isEmpty else { throw .invalid("invalid path") }
+        if let signer {
+            guard signer.verify(signature, for: "/" + rest) else {
+                throw ImageServerError(status: 403, "invalid signature")
+            }
+        } else if signature.contains(":") {
+            throw ImageServerError(status: 403, "malformed signature: the path must start with a signature")
+        }
+        return rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// Undoes what proxies do to paths: `%3A` in the options back to `:`, `scheme:/host` back to `scheme://host`.

@@ -9,35 +9,6 @@ import WebImageTesting
 /// and no start-up warning for the info variables.
 @Suite("Server: /info on webimage serve", .timeLimit(.minutes(1)))
 struct InfoServeProcessTests {
-    /// Starts `webimage serve` with `environment` and `arguments`, runs `body` with its base URL, stops it and
-    /// returns its standard error.
-    static func serve(
-        environment: [String: String], arguments: [String] = [], _ body: (String) async throws -> Void
-    ) async throws -> String {
-        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wis-info-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--port", "0", "--allow-loopback-sources"] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path].merging(environment) { $1 }
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
-        // Blocking reads run off Swift's cooperative threads, which the test origin needs to answer.
-        let port = try await ServeLifecycleTests.port(of: output)
-        try await body("http://127.0.0.1:\(port)")
-        process.terminate()
-        return await ServeLifecycleTests.offPool {
-            String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        }
-    }
-
     static func json(_ answer: ServeImgproxyEnvironmentTests.Answer) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: answer.data) as? [String: Any], "\(answer.body)")
     }
@@ -63,7 +34,9 @@ struct InfoServeProcessTests {
             "IMGPROXY_ALLOWED_INFO_OPTIONS": "pr,bh,blurhash",
         ]
         let authorized = [("Authorization", "Bearer s3cret")]
-        let log = try await Self.serve(environment: environment, arguments: ["--info-presets-file", presetsFile.path]) {
+        let log = try await ServeLifecycleTests.serve(
+            environment: environment, arguments: ["--info-presets-file", presetsFile.path]
+        ) {
             base in
             let colors = try await ServeImgproxyEnvironmentTests.get(
                 base + signed("pr:colors/bh:3:3"), headers: authorized)
@@ -86,7 +59,7 @@ struct InfoServeProcessTests {
             #expect(unsigned.status == 403)
         }
         #expect(!log.contains("IMGPROXY_INFO") && !log.contains("IMGPROXY_ALLOWED_INFO"), "\(log)")
-        let onlyPresets = try await Self.serve(environment: [
+        let onlyPresets = try await ServeLifecycleTests.serve(environment: [
             "IMGPROXY_INFO_PRESETS": "colors=avg:1", "IMGPROXY_INFO_ONLY_PRESETS": "true",
         ]) { base in
             let encoded = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!

@@ -15,28 +15,14 @@ struct ServeFormatSettingsTests {
         _ arguments: [String], environment: [String: String] = [:],
         _ body: (String, (String, String) -> String) async throws -> Void
     ) async throws {
-        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
         let origin = TestImageServer()
         try await origin.start()
         origin.register(try ServerFormatsTests.linearPNG(), at: "/linear.png")
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wis-formats-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--allow-loopback-sources"] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path].merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
-        let base = "http://127.0.0.1:\(try await ServeLifecycleTests.port(of: output))"
         do {
-            try await body(base) { options, path in
-                "\(base)/insecure/\(options)/plain/\(origin.url(path).absoluteString)"
+            _ = try await ServeLifecycleTests.serve(environment: environment, arguments: arguments) { base in
+                try await body(base) { options, path in
+                    "\(base)/insecure/\(options)/plain/\(origin.url(path).absoluteString)"
+                }
             }
         } catch {
             try await origin.shutdown()

@@ -31,6 +31,35 @@ struct ServeLifecycleTests {
         try await offPool { Result { try run(arguments, environment: environment) } }.get()
     }
 
+    /// Starts `webimage serve` with `environment` and `arguments`, runs `body` with its base URL, stops it and
+    /// returns its standard error.
+    static func serve(
+        environment: [String: String], arguments: [String] = [], _ body: (String) async throws -> Void
+    ) async throws -> String {
+        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wis-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0", "--allow-loopback-sources"] + arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path].merging(environment) { $1 }
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        // Blocking reads run off Swift's cooperative threads, which the test origin needs to answer.
+        let port = try await ServeLifecycleTests.port(of: output)
+        try await body("http://127.0.0.1:\(port)")
+        process.terminate()
+        return await ServeLifecycleTests.offPool {
+            String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+    }
+
     /// The port in the `listening on http://HOST:PORT` line a started `webimage serve` wrote to `output`, read on a
     /// Dispatch thread (the wait for the line blocks no cooperative thread).
     static func port(of output: Pipe) async throws -> Int {

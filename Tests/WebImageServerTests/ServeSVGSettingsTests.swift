@@ -13,32 +13,16 @@ struct ServeSVGSettingsTests {
     ) async throws
         -> ServeImgproxyEnvironmentTests.Answer
     {
-        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
         let origin = TestImageServer()
         try await origin.start()
         origin.register(ServerSVGTests.hostile, at: "/logo.svg", contentType: "image/svg+xml")
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wis-svg-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve"] + arguments
-        process.environment = [
-            "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path, "IMGPROXY_BIND": "127.0.0.1:0",
-            "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true",
-        ].merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+        var answer: ServeImgproxyEnvironmentTests.Answer?
+        _ = try await ServeLifecycleTests.serve(environment: environment, arguments: arguments) { base in
+            answer = try await ServeImgproxyEnvironmentTests.get(
+                base + "/insecure/w:10/plain/" + origin.url("/logo.svg").absoluteString)
         }
-        let base = "http://127.0.0.1:\(try await ServeLifecycleTests.port(of: output))"
-        let answer = try await ServeImgproxyEnvironmentTests.get(
-            base + "/insecure/w:10/plain/" + origin.url("/logo.svg").absoluteString)
         try await origin.shutdown()
-        return answer
+        return try #require(answer)
     }
 
     @Test func imgproxysSanitizeVariableTurnsSanitisingOff() async throws {

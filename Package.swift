@@ -118,6 +118,7 @@ let package = Package(
                 "WebImage", "WebImageTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Benchmarks/Sources/webimage-bench",
             swiftSettings: strict

@@ -10,6 +10,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "loader": LoaderBenchmarks.main,
     "cache": { _ in try await CacheBenchmarks.run() },
     "manager": ManagerBenchmark.run,
+    "constant-server": ConstantServer.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -24,7 +24,9 @@ extension ImageResponder {
         var headers = headers
         headers[.eTag] = nil
         let ttl = fallback.configuration.ttl
-        if ttl > 0 { headers[.cacheControl] = "max-age=\(min(ttl, maxAge(options, now: now))), public" }
+        if ttl > 0 {
+            headers[.cacheControl] = "max-age=\(min(ttl, maxAge(expires: options.expires, now: now))), public"
+        }
         headers[.contentType] = result.format.mimeType
         headers[.contentDisposition] = disposition(parsed, format: result.format)
         headers[.contentLength] = String(result.data.count)

@@ -15,6 +15,8 @@ struct ImageResponder: Sendable {
     let fallback: FallbackImage?
     let gate: ProcessingGate
     let metrics: ServerMetrics
+    /// The paths answered so far, for repeated requests.
+    let answered = AnsweredPaths()
     /// Sends a request to the node that owns its result (`--peer-forward`); `nil` answers every request here.
     let forwarder: PeerForwarder?
     /// The `Authorization` image requests must carry (`--secret`); `nil` asks for none.
@@ -33,13 +35,20 @@ struct ImageResponder: Sendable {
     }
 
     func respond(path: String, request: Request) async -> Outcome {
-        let negotiation = Negotiation(accept: request.headers[.accept]?.lowercased() ?? "")
-        var outcome = Outcome(response: Response(status: .ok))
-        do {
-            try await answer(path: path, request: request, negotiation: negotiation, into: &outcome)
-        } catch {
-            if let failure = error.originFailure { metrics.originError(kind: failure) }
-            outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: negotiates)
+        let now = Int(Date().timeIntervalSince1970)
+        let memo = AnsweredPaths.Key(path: path, accepts: acceptedFormats(request))
+        var outcome: Outcome
+        if let repeated = await answerRepeated(memo, request: request, now: now) {
+            outcome = repeated
+        } else {
+            let negotiation = Negotiation(accept: request.headers[.accept]?.lowercased() ?? "")
+            outcome = Outcome(response: Response(status: .ok))
+            do {
+                try await answer(memo, request: request, negotiation: negotiation, now: now, into: &outcome)
+            } catch {
+                if let failure = error.originFailure { metrics.originError(kind: failure) }
+                outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: negotiates)
+            }
         }
         metrics.bytesOut.increment(by: outcome.bytes)
         metrics.request(status: outcome.response.status.code, cache: outcome.cache)
@@ -53,16 +62,15 @@ struct ImageResponder: Sendable {
     }
 
     private func answer(
-        path: String, request: Request, negotiation: Negotiation, into outcome: inout Outcome
+        _ memo: AnsweredPaths.Key, request: Request, negotiation: Negotiation, now: Int, into outcome: inout Outcome
     ) async throws(ImageServerError) {
         try secret?.check(request.headers[.authorization])
-        let now = Int(Date().timeIntervalSince1970)
-        let parsed = try parser.parse(path, now: now)
+        let parsed = try parser.parse(memo.path, now: now)
         let url = try policy.url(for: parsed.source)
         outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
         let options = parsed.options
         var headers = HTTPFields()
-        headers[.cacheControl] = "max-age=\(maxAge(options, now: now)), public"
+        headers[.cacheControl] = "max-age=\(maxAge(expires: options.expires, now: now)), public"
         if options.raw {
             try await answerRaw(url: url, parsed: parsed, request: request, headers: headers, into: &outcome)
             return
@@ -88,11 +96,12 @@ struct ImageResponder: Sendable {
             return
         }
 
-        // A memory hit answers at once, without the deadline's timer task.
+        // A hit in this node's tiers answers at once, without the deadline's timer task (with peers, only a memory
+        // hit: the disk is left to the owner of the result).
         let result: StoredResult
         let source: CacheOutcome
-        if let hit = store.memory.result(forKey: key) {
-            (result, source) = (hit, .memory)
+        if let hit = await localHit(key) {
+            (result, source) = hit
         } else if let forwarder, let owner = forwarder.owner(of: parsed, request: request),
             let answer = await forwarder.forward(
                 to: owner, request: request, timeout: configuration.limits.requestTimeout)
@@ -119,17 +128,20 @@ struct ImageResponder: Sendable {
             }
         }
         outcome.cache = source
-        headers[.contentType] = result.format.mimeType
-        headers[.lastModified] = result.lastModifiedHeader
-        headers[.contentDisposition] = disposition(parsed, format: result.format)
-        headers[.contentLength] = String(result.data.count)
-        if request.method == .head {
-            outcome.response = Response(status: .ok, headers: headers)
-            return
-        }
-        outcome.bytes = result.data.count
-        outcome.response = Response(
-            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))
+        let disposition = disposition(parsed, format: result.format)
+        answered.remember(
+            AnsweredPaths.Answer(
+                key: key, format: result.format, expires: options.expires,
+                cacheControl: options.expires == nil ? headers[.cacheControl] : nil, disposition: disposition,
+                sourceHost: outcome.sourceHost),
+            for: memo)
+        outcome.respond(with: result, headers: headers, disposition: disposition, head: request.method == .head)
+    }
+
+    /// The result `key` from memory, or also from disk when the server forwards to no peer.
+    func localHit(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
+        if forwarder == nil { return await store.local(key) }
+        return store.memory.result(forKey: key).map { ($0, .memory) }
     }
 
     /// Fetches the source (and the watermark, when the options ask for it) and processes it in a processing slot,
@@ -194,8 +206,8 @@ struct ImageResponder: Sendable {
     }
 
     /// The TTL, shortened so the response does not outlive `expires`.
-    func maxAge(_ options: ProcessingOptions, now: Int) -> Int {
-        guard let expires = options.expires else { return configuration.ttl }
+    func maxAge(expires: Int?, now: Int) -> Int {
+        guard let expires else { return configuration.ttl }
         return max(0, min(configuration.ttl, expires - now))
     }
 

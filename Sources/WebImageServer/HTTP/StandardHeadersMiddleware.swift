@@ -2,7 +2,7 @@ import Hummingbird
 
 /// The headers imgproxy puts on every response: `Content-Security-Policy` (nothing a result could contain may run
 /// or load anything, should a browser open it as a document) and `X-Request-ID` (the client's own when it is
-/// `[A-Za-z0-9_-]+`, at most 128 characters; otherwise a new random one), so a request can be traced in the logs.
+/// `[A-Za-z0-9_-]+`, at most 128 characters; otherwise a new one), so a request can be traced in the logs.
 /// With an allowed origin (imgproxy's `IMGPROXY_ALLOW_ORIGIN`) also its CORS headers: `Access-Control-Allow-Origin`
 /// and `Access-Control-Allow-Methods: GET, OPTIONS`.
 struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -28,12 +28,11 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// `given` when it is a valid request ID, else a new one: 21 random characters of the URL-safe alphabet.
+    /// `given` when it is a valid request ID, else a new one: 21 characters of the URL-safe alphabet.
     static func requestID(_ given: String?) -> String {
         if let given, (1...128).contains(given.utf8.count), given.utf8.allSatisfy(Base64URL.alphabet.contains) {
             return given
         }
-        let digits = Base64URL.digits
-        return String(decoding: (0..<21).map { _ in digits[Int.random(in: digits.indices)] }, as: UTF8.self)
+        return RequestIDGenerator.next()
     }
 }

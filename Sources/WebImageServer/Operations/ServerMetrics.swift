@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import WebImage
 import WebImageStores
 
 /// The server's metrics, through swift-metrics into its own Prometheus registry (served at `/metrics`).
@@ -37,6 +38,9 @@ final class ServerMetrics: Sendable {
     let originFetches: CoreMetrics.Counter
     let processingRuns: CoreMetrics.Counter
     let peerForwards: CoreMetrics.Counter
+    /// The `webimage_requests_total` series made so far: looked up by their labels' values, not by their text in the
+    /// registry, on every request.
+    private let requestCounters = Locked<[RequestLabels: CoreMetrics.Counter]>([:])
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -68,10 +72,22 @@ final class ServerMetrics: Sendable {
 
     /// Counts one answered request.
     func request(status: Int, cache: CacheOutcome) {
-        CoreMetrics.Counter(
-            label: "webimage_requests_total", dimensions: [("status", String(status)), ("cache", cache.rawValue)],
-            factory: factory
-        ).increment()
+        let key = RequestLabels(status: status, cache: cache)
+        let counter = requestCounters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = CoreMetrics.Counter(
+                label: "webimage_requests_total", dimensions: [("status", String(status)), ("cache", cache.rawValue)],
+                factory: factory)
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// The labels of one `webimage_requests_total` series.
+    private struct RequestLabels: Hashable {
+        let status: Int
+        let cache: CacheOutcome
     }
 
     /// Counts one failed origin fetch.

@@ -17,18 +17,18 @@ struct ResultKey: Sendable, Hashable {
     let source: String
     /// The digest in hexadecimal: the name of the result in the disk tier, and the ETag's source.
     let hex: String
+    /// The strong ETag of the result: a quoted prefix of the digest.
+    let etag: String
 
     init(options: ProcessingOptions, source: String, format: ImageFormat?) {
         identity = [options.cacheIdentity, source, format?.name ?? "auto"].joined(separator: "|")
         self.source = source
         let digest = Array(SHA256.hash(data: Data(identity.utf8)))
         hex = Hex.string(digest)
+        etag = "\"" + hex.prefix(32) + "\""
         func word(_ offset: Int) -> UInt64 { digest[offset..<offset + 8].reduce(0) { $0 << 8 | UInt64($1) } }
         words = (word(0), word(8), word(16), word(24))
     }
-
-    /// The strong ETag of the result: a quoted prefix of the digest.
-    var etag: String { "\"" + hex.prefix(32) + "\"" }
 
     static func == (lhs: ResultKey, rhs: ResultKey) -> Bool {
         lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2

@@ -25,7 +25,7 @@ final class ResultMemoryCache: Sendable {
     /// Keeps `result` under `key`, evicting the least recently used until the total fits; a result larger than a
     /// quarter of the limit is not kept.
     func set(_ result: StoredResult, forKey key: ResultKey) {
-        let bytes = result.data.count
+        let bytes = result.count
         guard byteLimit > 0, bytes <= byteLimit / 4 else { return }
         storage.withLock { $0.set(result, forKey: key, cost: bytes) }
     }

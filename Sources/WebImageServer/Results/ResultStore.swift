@@ -28,16 +28,7 @@ final class ResultStore: Sendable {
     /// The cached result `key`, if any, without making it: memory, then disk, then the shared tier (a hit from a
     /// slower tier is kept in the faster ones).
     func cached(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
-        if let hit = memory.result(forKey: key) { return (hit, .memory) }
-        if let entry = await disk?.entry(forKey: key.hex) {
-            let metadata = entry.metadata
-            let result = StoredResult(
-                data: entry.data, format: metadata.format, created: metadata.created,
-                sourceLastModified: metadata.lastModified)
-            remember(key)
-            memory.set(result, forKey: key)
-            return (result, .disk)
-        }
+        if let hit = await local(key) { return hit }
         guard let shared, let object = await shared.result(source: key.source, identity: key.identity) else {
             return nil
         }
@@ -45,8 +36,22 @@ final class ResultStore: Sendable {
         let stored = StoredResult(
             data: object.data, format: ImageFormat.sniff(object.data), created: created,
             sourceLastModified: object.metadata["source-last-modified"])
-        await keepLocally(stored, key)
+        await keepLocally(stored, data: object.data, key)
         return (stored, .shared)
+    }
+
+    /// The result `key` from this node's own tiers, memory then disk (a disk hit is kept in memory), if either has
+    /// it: never the shared tier, so never a network request.
+    func local(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
+        if let hit = memory.result(forKey: key) { return (hit, .memory) }
+        guard let entry = await disk?.entry(forKey: key.hex) else { return nil }
+        let metadata = entry.metadata
+        let result = StoredResult(
+            data: entry.data, format: metadata.format, created: metadata.created,
+            sourceLastModified: metadata.lastModified)
+        remember(key)
+        memory.set(result, forKey: key)
+        return (result, .disk)
     }
 
     /// Drops every result of `source` this node has served since the start from its tiers; returns how many.
@@ -86,7 +91,7 @@ final class ResultStore: Sendable {
         let result = try await make()
         let stored = StoredResult(
             data: result.data, format: result.format, created: Date(), sourceLastModified: result.sourceLastModified)
-        await keepLocally(stored, key)
+        await keepLocally(stored, data: result.data, key)
         var metadata = ["created": String(Int(stored.lastModified.timeIntervalSince1970))]
         if let modified = result.sourceLastModified { metadata["source-last-modified"] = modified }
         await shared?.storeResult(
@@ -95,12 +100,12 @@ final class ResultStore: Sendable {
         return stored
     }
 
-    /// Keeps a result in memory and on disk, and remembers it under its source for a purge.
-    private func keepLocally(_ stored: StoredResult, _ key: ResultKey) async {
+    /// Keeps a result (whose bytes are `data`) in memory and on disk, and remembers it under its source for a purge.
+    private func keepLocally(_ stored: StoredResult, data: Data, _ key: ResultKey) async {
         remember(key)
         memory.set(stored, forKey: key)
         let attributes = CacheEntryAttributes(format: stored.format, lastModified: stored.sourceLastModified)
-        try? await disk?.store(stored.data, forKey: key.hex, attributes: attributes)
+        try? await disk?.store(data, forKey: key.hex, attributes: attributes)
     }
 
     private func remember(_ key: ResultKey) {

@@ -1,0 +1,58 @@
+import Hummingbird
+
+extension ImageResponder {
+    /// A repeated request for a result in this node's tiers (``localHit(_:)``), answered from what the path's first
+    /// answer kept (``AnsweredPaths``): the secret, the time and the validator are checked as on the first; the
+    /// parse, the signature and the key's digest are not done again. `nil` when the request must be answered from
+    /// the start: an unknown path, a result in neither tier, `If-Modified-Since`, an `expires` that has passed, a
+    /// wrong secret (refused there).
+    func answerRepeated(_ memo: AnsweredPaths.Key, request: Request, now: Int) async -> Outcome? {
+        if let secret {
+            guard (try? secret.check(request.headers[.authorization])) != nil else { return nil }
+        }
+        guard request.headers[.ifModifiedSince] == nil, let known = answered.answer(for: memo) else { return nil }
+        if let expires = known.expires, expires <= now { return nil }
+        var headers = HTTPFields()
+        headers[.cacheControl] = known.cacheControl ?? "max-age=\(maxAge(expires: known.expires, now: now)), public"
+        headers[.eTag] = known.key.etag
+        if negotiates { headers[.vary] = "Accept" }
+        var outcome = Outcome(response: Response(status: .ok), sourceHost: known.sourceHost)
+        if let ifNoneMatch = request.headers[.ifNoneMatch],
+            Negotiation.matches(ifNoneMatch: ifNoneMatch, etag: known.key.etag)
+        {
+            outcome.cache = .notModified
+            outcome.response = Response(status: .notModified, headers: headers)
+            return outcome
+        }
+        guard let (result, tier) = await localHit(known.key), result.format == known.format else { return nil }
+        outcome.cache = tier
+        outcome.respond(with: result, headers: headers, disposition: known.disposition, head: request.method == .head)
+        return outcome
+    }
+
+    /// Which of the formats `Accept` may offer it lists, as bits (JPEG XL, AVIF, WebP), when the server negotiates;
+    /// zero otherwise, without reading the header.
+    func acceptedFormats(_ request: Request) -> UInt8 {
+        guard negotiates, let accept = request.headers[.accept] else { return 0 }
+        let negotiation = Negotiation(accept: accept.lowercased())
+        return (negotiation.acceptsJXL ? 4 : 0) | (negotiation.acceptsAVIF ? 2 : 0) | (negotiation.acceptsWebP ? 1 : 0)
+    }
+}
+
+extension ImageResponder.Outcome {
+    /// Answers `result` with `headers` and its type, date, disposition and length: the body shared with the memory
+    /// tier, never copied; none for `HEAD`.
+    mutating func respond(with result: StoredResult, headers: HTTPFields, disposition: String, head: Bool) {
+        var headers = headers
+        headers[.contentType] = result.format.mimeType
+        headers[.lastModified] = result.lastModifiedHeader
+        headers[.contentDisposition] = disposition
+        headers[.contentLength] = result.contentLength
+        if head {
+            response = Response(status: .ok, headers: headers)
+            return
+        }
+        bytes = result.count
+        response = Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: result.body))
+    }
+}

@@ -152,6 +152,8 @@ struct ServeCommand: AsyncParsableCommand {
     var svg: SVGOptions
 
     func run() async throws {
+        // Request lines wait in the log writer for its thread; none is left unwritten at exit.
+        defer { LogLineWriter.standardError.flush() }
         let setup = try makeSetup()
         let configuration = setup.configuration
         let gracePeriod = Self.duration(setup.shutdownTimeout)

@@ -30,7 +30,9 @@ struct Negotiation: Sendable {
 
     /// Whether an `If-None-Match` value matches `etag` (weak comparison, `*` included).
     static func matches(ifNoneMatch: String, etag: String) -> Bool {
-        ifNoneMatch.split(separator: ",").contains { item in
+        // The common case first, a client sending back the one ETag it was given: no split, no trimming.
+        if ifNoneMatch == etag { return true }
+        return ifNoneMatch.split(separator: ",").contains { item in
             var tag = item.trimmingCharacters(in: .whitespaces)
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             return tag == "*" || tag == etag

@@ -21,7 +21,7 @@ DURATION=${DURATION:-15}
 ROUNDS=${ROUNDS:-1}
 CONNECTIONS=${CONNECTIONS:-64}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null; }
+command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
 swift build -c release --scratch-path .build-release --product webimage >/dev/null
 swift build -c release --scratch-path .build-release --product webimage-bench >/dev/null
 BIN=$PWD/.build-release/release

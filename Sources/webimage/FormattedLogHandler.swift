@@ -17,9 +17,9 @@ struct FormattedLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
+        let merged = metadata.isEmpty ? event.metadata ?? [:] : metadata.merging(event.metadata ?? [:]) { $1 }
         let record = LogLineWriter.Record(
-            format: format, label: label, date: Date(), level: event.level, message: "\(event.message)",
+            format: format, label: label, date: Date(), level: event.level, message: event.message.description,
             source: event.source, metadata: merged)
         writer.append(record, waits: event.level >= .warning)
     }

@@ -12,12 +12,12 @@ struct RequestLog: Sendable {
         logger.info(
             "request",
             metadata: [
-                "method": "\(method.rawValue)",
-                "status": "\(outcome.response.status.code)",
-                "duration_ms": "\(milliseconds)",
-                "cache": "\(outcome.cache.rawValue)",
-                "source_host": "\(outcome.sourceHost)",
-                "bytes": "\(outcome.bytes)",
+                "method": .string(method.rawValue),
+                "status": .string(String(outcome.response.status.code)),
+                "duration_ms": .string(milliseconds.description),
+                "cache": .string(outcome.cache.rawValue),
+                "source_host": .string(outcome.sourceHost),
+                "bytes": .string(String(outcome.bytes)),
             ])
     }
 }

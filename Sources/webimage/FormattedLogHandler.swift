@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImageServer
 
 /// A log handler for `webimage serve`: each message becomes one line in a ``LogFormat``, formatted and written to
 /// standard error by ``LogLineWriter/standardError``. Warnings and errors are written before `log` returns.
@@ -63,20 +64,6 @@ struct FormattedLogHandler: LogHandler {
         "{" + fields.map { "\(quoted($0.0)):\(quoted($0.1))" }.joined(separator: ",") + "}"
     }
 
-    /// `text` in double quotes, with quotes, backslashes and control characters escaped as JSON does.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String { JSONString.quoted(text) }
 }

@@ -23,7 +23,7 @@ indirect enum JSONValue: Sendable, Hashable {
         switch self {
         case .int(let value): output += String(value)
         case .bool(let value): output += value ? "true" : "false"
-        case .string(let value): Self.quote(value, to: &output)
+        case .string(let value): JSONString.quote(value, to: &output)
         case .array(let values):
             output += "["
             for (index, value) in values.enumerated() {
@@ -35,30 +35,12 @@ indirect enum JSONValue: Sendable, Hashable {
             output += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output += "," }
-                Self.quote(key, to: &output)
+                JSONString.quote(key, to: &output)
                 output += ":"
                 value.write(to: &output)
             }
             output += "}"
         }
-    }
-
-    private static func quote(_ string: String, to output: inout String) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 
     /// `{"R": r, "G": g, "B": b[, "A": a]}`, as imgproxy writes colours.

@@ -10,7 +10,9 @@ mkdir -p .build-fuzz/findings .build-fuzz/logs
 status=0
 for target in "$@"; do
     echo "== $target: ${seconds}s"
-    ASAN_OPTIONS=detect_leaks=0 "$bin/$target" -max_total_time="$seconds" -max_len=262144 -timeout=30 \
+    # Swift's own backtracer off: on a trap it would read the stack under ASan (a false stack-buffer-overflow that
+    # hides the trap's message) and could outlive the target, holding the build lock's file descriptor.
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" -max_total_time="$seconds" -max_len=262144 -timeout=30 \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=".build-fuzz/findings/$target-" \
         ".build-fuzz/corpus/$target" > ".build-fuzz/logs/$target.log" 2>&1
     result=$?

@@ -22,6 +22,12 @@ struct SourceURLTests {
         #expect(request.options.resizingType == .fill)
     }
 
+    @Test func aBase64SourceOfNoBytesIsRefused() {
+        for path in ["/x/=", "/x/w:10/==", "/x/=.png", "/x/plain/@png"] {
+            #expect(throws: ImageServerError.self, "\(path)") { try parser.parse(path, now: 0) }
+        }
+    }
+
     @Test func proxiesThatSquashDoubleSlashesOrEncodeColonsAreUndone() throws {
         let request = try parser.parse("/x/rs%3Afit%3A20/plain/http:/example.com/a.jpg", now: 0)
         #expect(request.source == "http://example.com/a.jpg")

@@ -72,6 +72,8 @@ public struct ImageURLParser: Sendable {
         else {
             throw .invalid("invalid URL encoding")
         }
+        // `=` alone is valid base64 for no bytes at all (found by fuzz-url: its canonical path did not read back).
+        guard !source.isEmpty else { throw .invalid("image URL is empty") }
         return (source, halves.count == 2 && !halves[1].isEmpty ? String(halves[1]) : nil)
     }
 

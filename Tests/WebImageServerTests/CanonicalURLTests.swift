@@ -5,6 +5,18 @@ import Testing
 
 /// `webimage url`'s canonical spelling: one URL per result, read back by the server as the same options.
 struct CanonicalURLTests {
+    @Test(arguments: ResizingType.allCases)
+    func aSourceWhoseBase64SpellsAResizingTypeReadsBack(type: ResizingType) throws {
+        // Base64 of 3n bytes has no padding: find the bytes that encode to the type's name, if it has 4n letters.
+        guard type.rawValue.count % 4 == 0, let bytes = OptionArguments.base64URL(type.rawValue) else { return }
+        let source = String(decoding: bytes, as: UTF8.self)
+        guard Array(source.utf8) == Array(bytes) else { return }
+        let parser = ImageURLParser(signer: nil)
+        let canonical = ProcessingOptions().canonicalPath(source: source)
+        #expect(canonical != "/" + type.rawValue)
+        #expect(try parser.parse("/x" + canonical, now: 0).source == source)
+    }
+
     @Test func aKnownURLIsSpelledWithLongNamesInTableOrder() throws {
         let builder = ImageURLBuilder(signer: nil, base: "http://img.test/")
         let url = try builder.url(

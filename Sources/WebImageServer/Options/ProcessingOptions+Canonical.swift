@@ -9,7 +9,13 @@ extension ProcessingOptions {
     /// they set.
     public func canonicalPath(source: String) -> String {
         let segments = OptionTable.pathEntries.compactMap { $0.write(self) }
-        let path = (segments + [Base64URL.encode(Array(source.utf8))]).joined(separator: "/")
+        var encoded = Base64URL.encode(Array(source.utf8))
+        // A source with no option before it whose base64 spells a resizing type (`fill` is "~)e") would read as
+        // imgproxy's deprecated basic URL format; base64 may be split by slashes, so split it (found by fuzz-url).
+        if segments.isEmpty, ResizingType(rawValue: encoded) != nil {
+            encoded.insert("/", at: encoded.index(after: encoded.startIndex))
+        }
+        let path = (segments + [encoded]).joined(separator: "/")
         return "/" + path + (format.map { "." + Self.name($0) } ?? "")
     }
 

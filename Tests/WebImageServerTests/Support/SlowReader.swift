@@ -35,6 +35,13 @@ final class SlowReader: @unchecked Sendable {
         return recv(descriptor, &buffer, count, 0)
     }
 
+    /// Waits at most `milliseconds` for bytes to arrive, then reads up to `count`; `nil` when none came in time.
+    func read(_ count: Int, within milliseconds: Int32) -> Int? {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, milliseconds) > 0 else { return nil }
+        return read(count)
+    }
+
     /// Aborts the connection with a reset.
     func reset() {
         guard open else { return }

@@ -9,8 +9,6 @@ struct FormattedLogHandler: LogHandler {
     let label: String
     var logLevel = Logger.Level.info
     var metadata: Logger.Metadata = [:]
-    /// Where the lines go.
-    var writer = LogLineWriter.standardError
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -22,7 +20,7 @@ struct FormattedLogHandler: LogHandler {
         let record = LogLineWriter.Record(
             format: format, label: label, date: Date(), level: event.level, message: event.message.description,
             source: event.source, metadata: merged)
-        writer.append(record, waits: event.level >= .warning)
+        LogLineWriter.standardError.append(record, waits: event.level >= .warning)
     }
 
     /// `record` as one line, without its newline.
@@ -55,15 +53,12 @@ struct FormattedLogHandler: LogHandler {
     static func logfmt(_ fields: [(String, String)]) -> String {
         fields.map { key, value in
             let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" }
-            return "\(key)=" + (plain ? value : quoted(value))
+            return "\(key)=" + (plain ? value : JSONString.quoted(value))
         }.joined(separator: " ")
     }
 
     /// `fields` as one JSON object, in order.
     static func json(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(quoted($0.0)):\(quoted($0.1))" }.joined(separator: ",") + "}"
+        "{" + fields.map { "\(JSONString.quoted($0.0)):\(JSONString.quoted($0.1))" }.joined(separator: ",") + "}"
     }
-
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String { JSONString.quoted(text) }
 }

@@ -27,7 +27,7 @@ struct LogClock {
             utcSecond = second
             utcText = Self.format(second, "%Y-%m-%dT%H:%M:%S", local: false)
         }
-        let milliseconds = Int((date.timeIntervalSince1970 - Double(second)) * 1000).clamped(0, 999)
+        let milliseconds = min(max(Int((date.timeIntervalSince1970 - Double(second)) * 1000), 0), 999)
         let digits = String(milliseconds)
         return utcText + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
@@ -45,8 +45,4 @@ struct LogClock {
         let count = strftime(&buffer, buffer.count, pattern, &parts)
         return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-}
-
-extension Int {
-    fileprivate func clamped(_ lower: Int, _ upper: Int) -> Int { Swift.min(Swift.max(self, lower), upper) }
 }

@@ -31,35 +31,21 @@ struct WatermarkServeTests {
     }
 
     @Test func theServedResultCarriesTheWatermark() async throws {
-        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
         let origin = TestImageServer()
         try await origin.start()
         TestImages.register(on: origin)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--port", "0", "--no-cache", "--allow-loopback-sources"]
-        process.environment = ["IMGPROXY_WATERMARK_DATA": Self.base64, "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+        let log = try await ServeLifecycleTests.serve(
+            environment: ["IMGPROXY_WATERMARK_DATA": Self.base64], arguments: ["--no-cache"]
+        ) { base in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("wm-\(UUID().uuidString).png")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let url = base + "/insecure/wm:1:nowe/plain/" + origin.url("/geometry.png").absoluteString
+            _ = try await ServeLifecycleTests.offPool { Result { try ServeCommandTests.curl(["-o", file.path, url]) } }
+                .get()
+            let image = try ImageCoders.default.decode(try Data(contentsOf: file), options: .default)
+            #expect(image.pixels[0, 0] == WatermarkServerTests.green)
+            #expect(image.pixels[30, 30] == RGBA(red: 255, green: 0, blue: 0))
         }
-        let port = try await ServeLifecycleTests.port(of: output)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wm-\(UUID().uuidString).png")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let url = "http://127.0.0.1:\(port)/insecure/wm:1:nowe/plain/" + origin.url("/geometry.png").absoluteString
-        _ = try await ServeLifecycleTests.offPool { Result { try ServeCommandTests.curl(["-o", file.path, url]) } }
-            .get()
-        let image = try ImageCoders.default.decode(try Data(contentsOf: file), options: .default)
-        #expect(image.pixels[0, 0] == WatermarkServerTests.green)
-        #expect(image.pixels[30, 30] == RGBA(red: 255, green: 0, blue: 0))
-        process.terminate()
-        process.waitUntilExit()
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(!log.contains("IMGPROXY_WATERMARK"), "a variable that is read is not named as ignored: \(log)")
         try await origin.shutdown()
     }

@@ -33,7 +33,7 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-wait_for() { for _ in $(seq 1 200); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done; echo "no answer: $1" >&2; exit 1; }
+source Benchmarks/wrk.sh
 
 mkdir -p "$WORK/origin" "$WORK/www" "$WORK/logs"
 chmod 755 "$WORK" "$WORK/www"  # nginx's workers run as an unprivileged user
@@ -84,23 +84,6 @@ wait_for http://127.0.0.1:18115/hit.jpg
 wait_for http://127.0.0.1:18117/health
 
 echo "# cache hits: a $(stat -c %s "$WORK/www/hit.jpg")-byte JPEG, wrk -t2 -c$CONNECTIONS -d${DURATION}s, $(nproc) cores"
-# measure NAME URL [HEADER]: one wrk run; prints a table row and keeps requests/s and p99 (in ms) under NAME.
-declare -A RPS P99
-measure() {
-    local name=$1 url=$2 header=${3:-}
-    local args=(-t 2 -c "$CONNECTIONS" -d "${DURATION}s" --timeout 10s --latency)
-    [ -n "$header" ] && args+=(-H "$header")
-    wrk "${args[@]}" "$url" >"$WORK/wrk.txt"
-    local rps p50 p99 errors
-    rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk.txt")
-    p50=$(awk '$1 == "50%" {print $2}' "$WORK/wrk.txt")
-    p99=$(awk '$1 == "99%" {print $2}' "$WORK/wrk.txt")
-    errors=$(awk '/Non-2xx|Socket errors/ {printf "%s ", $0}' "$WORK/wrk.txt")
-    RPS[$name]=$rps
-    P99[$name]=$(echo "$p99" | awk '/us$/ {sub("us", ""); print $1 / 1000; next} /ms$/ {sub("ms", ""); print $1; next} /s$/ {sub("s", ""); print $1 * 1000}')
-    printf '| %s | %s | %s | %s | %s |\n' "$name" "$rps" "$p50" "$p99" "${errors:-}"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 for round in $(seq 1 "$ROUNDS"); do
     echo

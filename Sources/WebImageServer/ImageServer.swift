@@ -60,7 +60,9 @@ public final class ImageServer: Sendable {
         let fallback = try configuration.fallbackImage.map { image throws(ImageServerConfigurationError) in
             try FallbackImage(image, fetcher: fetcher, coders: ImageCoders.default)
         }
-        let store = ResultStore(disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore)
+        let tracing = RequestTracing(enabled: configuration.tracesRequests)
+        let store = ResultStore(
+            disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing)
         purge = configuration.purgeKey.map {
             PurgeResponder(
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
@@ -87,7 +89,8 @@ public final class ImageServer: Sendable {
                 formats: FormatChoice(preferred: configuration.preferredFormats), encoder: configuration.encoder,
                 appliesPNGGamma: configuration.appliesPNGGamma,
                 svg: SVGAnswer(
-                    alwaysRasterizes: configuration.alwaysRasterizesSVG, sanitizes: configuration.sanitizesSVG)),
+                    alwaysRasterizes: configuration.alwaysRasterizesSVG, sanitizes: configuration.sanitizesSVG),
+                recordsStages: tracing.enabled),
             watermarks: watermarks,
             fallback: fallback,
             gate: gate,
@@ -113,6 +116,8 @@ public final class ImageServer: Sendable {
         let log = RequestLog(logger: configuration.logger)
         let group = parent.group().add(
             middleware: StandardHeadersMiddleware<Context>(allowOrigin: configuration.allowOrigin))
+        // Image and info requests are traced; probes, scrapes and the landing page are not.
+        let traced = configuration.tracesRequests ? group.group().add(middleware: TracingMiddleware<Context>()) : group
         group.get("/") { _, _ in Response.text(.ok, Self.landing, type: "text/html; charset=utf-8") }
         group.on("**", method: .options) { _, _ in Response.text(.ok, "") }
         group.get("health") { _, _ in Self.health() }
@@ -130,11 +135,11 @@ public final class ImageServer: Sendable {
             let answer: @Sendable (Request, Context) async throws -> Response = { request, context in
                 await info.respond(path: Self.imagePath(request, context: context), request: request)
             }
-            group.get("info/**", use: answer)
-            group.head("info/**", use: answer)
+            traced.get("info/**", use: answer)
+            traced.head("info/**", use: answer)
         }
-        group.get("**", use: image)
-        group.head("**", use: image)
+        traced.get("**", use: image)
+        traced.head("**", use: image)
     }
 
     /// An application serving only this server's routes on `host:port` (port 0 picks a free one), accepting at most

@@ -108,6 +108,11 @@ public struct ImageServerConfiguration: Sendable {
     public var watermark: WatermarkConfiguration?
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
+    /// Record a span for each request and its stages (options, result cache, peer forward, source fetch, decode,
+    /// each processing step, encode, result store) with the tracer bootstrapped in swift-distributed-tracing's
+    /// `InstrumentationSystem`, and pass the request's trace context on to origins and peers (W3C `traceparent`).
+    /// Default off: requests then pay nothing for tracing.
+    public var tracesRequests = false
     /// Called once processing has been idle for a second (no run and no waiter), off the request path; `webimage serve`
     /// hands freed memory back to the system there. `nil`: nothing.
     public var whenIdle: (@Sendable () -> Void)?

@@ -99,6 +99,7 @@ struct ServeLifecycleTests {
         (["--fallback-image-url", "ftp://a.example/x.png"], "--fallback-image-url"),
         (["--preset", "big=mrd:10000"], "--allow-security-options"), (["--max-clients", "-1"], "--max-clients"),
         (["--max-animation-frame-resolution", "-1"], "--max-animation-frame-resolution"),
+        (["--otel-endpoint", "ftp://127.0.0.1:4318"], "--otel-endpoint"),
     ])
     func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) async throws {
         let (status, error) = try await Self.runOffPool(arguments)

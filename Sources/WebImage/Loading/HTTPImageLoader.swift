@@ -233,6 +233,6 @@ public final class HTTPImageLoader: ImageLoading {
         if allowsInvalidCertificates {
             client.tlsConfiguration = HTTPClient.Configuration(certificateVerification: .none).tlsConfiguration
         }
-        return client
+        return client.withoutClientSpans()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Tracing
 
 /// One execution of the flow for a request: cache query, load, decode, transform, store.
 ///
@@ -62,7 +63,7 @@ struct ImagePipeline: Sendable {
         }
         let cached =
             revalidating
-            ? await timed(&metrics.cacheQuery) {
+            ? await timed(&metrics.cacheQuery, span: "cache query") {
                 await cache.query(forKey: request.cacheKey, in: queryTypes.intersection(.disk), decode: false)
             } : nil
         let clock = ContinuousClock.now
@@ -87,7 +88,7 @@ struct ImagePipeline: Sendable {
     private func queryCaches(_ metrics: inout ImageMetrics) async throws(WebImageError) -> ImageResult? {
         let decode = !options.contains(.avoidDecode)
         let finishedKey = request.transformedCacheKey
-        let hit = await timed(&metrics.cacheQuery) {
+        let hit = await timed(&metrics.cacheQuery, span: "cache query") {
             await cache.query(forKey: finishedKey, in: queryTypes, decode: false)
         }
         if let hit, hit.image != nil || !decode {
@@ -101,7 +102,7 @@ struct ImagePipeline: Sendable {
                 validators: validators(of: hit))
         }
         guard finishedKey != request.cacheKey, queryTypes.contains(.disk) else { return nil }
-        let original = await timed(&metrics.cacheQuery) {
+        let original = await timed(&metrics.cacheQuery, span: "cache query") {
             await cache.query(forKey: request.cacheKey, in: .disk, decode: false)
         }
         guard let data = original?.data else { return nil }
@@ -132,28 +133,6 @@ struct ImagePipeline: Sendable {
         return image
     }
 
-    private func load(revalidating cached: ImageCacheResult?) async throws(WebImageError) -> ImageResponse {
-        let loader = context[ImageContextKeys.Loader.self] ?? manager.configuration.loader
-        var loaderOptions = request.loaderOptions
-        if let metadata = cached?.metadata {
-            loaderOptions.ifNoneMatch = metadata.etag
-            loaderOptions.ifModifiedSince = metadata.lastModified
-        }
-        let handle = ImageLoadPriorityHandle(run?.priority ?? request.priority)
-        run?.observePriority { handle.setPriority($0) }
-        let loadRequest = ImageLoadRequest(
-            url: request.url, options: loaderOptions, priority: handle.priority, priorityHandle: handle)
-        let previews = options.contains(.progressiveLoad) ? ProgressivePreviews(pipeline: self) : nil
-        let run = run
-        let progress: ImageLoadProgressHandler = { received, expected in
-            run?.send(.progress(received: received, expected: expected))
-        }
-        var partialData: ImagePartialDataHandler?
-        if let previews { partialData = { data in previews.receive(data) } }
-        defer { previews?.finish() }
-        return try await loader.load(loadRequest, progress: progress, partialData: partialData)
-    }
-
     /// Decodes, transforms and stores `data`, and makes the result.
     private func finish(
         data: Data, attributes: CacheEntryAttributes, cacheType: ImageCacheType, storeOriginal: Bool,
@@ -170,23 +149,29 @@ struct ImagePipeline: Sendable {
         let decoding = decodingOptions(for: data)
         let coders = coders
         var clock = ContinuousClock.now
-        let (decoded, sourceSize) = try await manager.workQueue.run {
-            () throws(WebImageError) -> (Image, PixelSize?) in
-            let plan = try decoding()
-            return (try coders.decode(data, options: plan.options), plan.sourceSize)
+        let workQueue = manager.workQueue
+        let (decoded, sourceSize) = try await StageSpan.run("decode") { _ throws(WebImageError) in
+            try await workQueue.run { () throws(WebImageError) -> (Image, PixelSize?) in
+                let plan = try decoding()
+                return (try coders.decode(data, options: plan.options), plan.sourceSize)
+            }
         }
         metrics.decode = (ContinuousClock.now - clock).seconds
         var image = decoded
         if let transformer {
             clock = ContinuousClock.now
-            image = try await manager.workQueue.run { () throws(WebImageError) -> Image in
-                try Self.apply(transformer, to: decoded, sourceSize: sourceSize)
+            image = try await StageSpan.run("transform") { _ throws(WebImageError) in
+                try await workQueue.run { () throws(WebImageError) -> Image in
+                    try Self.apply(transformer, to: decoded, sourceSize: sourceSize)
+                }
             }
             metrics.transform = (ContinuousClock.now - clock).seconds
         }
         if storeTypes.contains(.memory) {
             clock = ContinuousClock.now
-            await store(image, data: nil, key: request.transformedCacheKey, attributes: .none, types: .memory)
+            await StageSpan.run("store") { _ in
+                await store(image, data: nil, key: request.transformedCacheKey, attributes: .none, types: .memory)
+            }
             metrics.store += (ContinuousClock.now - clock).seconds
         }
         let transformed = request.transformedCacheKey != request.cacheKey
@@ -228,7 +213,7 @@ struct ImagePipeline: Sendable {
         }
         if options.contains(.waitStoreCache) {
             let clock = ContinuousClock.now
-            await write()
+            await StageSpan.run("store") { _ in await write() }
             metrics.store += (ContinuousClock.now - clock).seconds
         } else {
             manager.pendingStores.add(write)
@@ -268,9 +253,10 @@ struct ImagePipeline: Sendable {
         }
     }
 
-    private func timed<T>(_ total: inout Double, _ body: () async -> T) async -> T {
+    /// Runs `body` in a span named `span`, adding its seconds to `total`.
+    private func timed<T>(_ total: inout Double, span: String, _ body: () async -> T) async -> T {
         let clock = ContinuousClock.now
-        let value = await body()
+        let value = await StageSpan.run(span) { _ in await body() }
         total += (ContinuousClock.now - clock).seconds
         return value
     }

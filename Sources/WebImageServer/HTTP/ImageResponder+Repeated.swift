@@ -24,7 +24,7 @@ extension ImageResponder {
             outcome.response = Response(status: .notModified, headers: headers)
             return outcome
         }
-        guard let (result, tier) = await localHit(known.key), result.format == known.format else { return nil }
+        guard let (result, tier) = await tracedLocalHit(known.key), result.format == known.format else { return nil }
         outcome.cache = tier
         outcome.respond(with: result, headers: headers, disposition: known.disposition, head: request.method == .head)
         return outcome

@@ -64,9 +64,11 @@ struct ImageResponder: Sendable {
     private func answer(
         _ memo: AnsweredPaths.Key, request: Request, negotiation: Negotiation, now: Int, into outcome: inout Outcome
     ) async throws(ImageServerError) {
-        try secret?.check(request.headers[.authorization])
-        let parsed = try parser.parse(memo.path, now: now)
-        let url = try policy.url(for: parsed.source)
+        let (parsed, url) = try await tracing.stage("options") { _ throws(ImageServerError) in
+            try secret?.check(request.headers[.authorization])
+            let parsed = try parser.parse(memo.path, now: now)
+            return (parsed, try policy.url(for: parsed.source))
+        }
         outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
         let options = parsed.options
         var headers = HTTPFields()
@@ -100,11 +102,10 @@ struct ImageResponder: Sendable {
         // hit: the disk is left to the owner of the result).
         let result: StoredResult
         let source: CacheOutcome
-        if let hit = await localHit(key) {
+        if let hit = await tracedLocalHit(key) {
             (result, source) = hit
         } else if let forwarder, let owner = forwarder.owner(of: parsed, request: request),
-            let answer = await forwarder.forward(
-                to: owner, request: request, timeout: configuration.limits.requestTimeout)
+            let answer = await forward(to: owner, through: forwarder, request: request)
         {
             metrics.peerForwards.increment()
             outcome.cache = .forwarded
@@ -138,6 +139,26 @@ struct ImageResponder: Sendable {
         outcome.respond(with: result, headers: headers, disposition: disposition, head: request.method == .head)
     }
 
+    /// Records stage spans when ``ImageServerConfiguration/tracesRequests`` is on.
+    var tracing: RequestTracing { RequestTracing(enabled: configuration.tracesRequests) }
+
+    /// ``localHit(_:)`` in a `result cache` span saying which tier answered.
+    func tracedLocalHit(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
+        await tracing.stage("result cache") { span in
+            let hit = await localHit(key)
+            span?.attributes["webimage.cache"] = hit?.1.rawValue ?? "miss"
+            return hit
+        }
+    }
+
+    /// Asks `owner` for its answer, in a `peer forward` span.
+    private func forward(to owner: String, through forwarder: PeerForwarder, request: Request) async -> Response? {
+        await tracing.stage("peer forward", kind: .client) { span in
+            span?.attributes["webimage.peer"] = owner
+            return await forwarder.forward(to: owner, request: request, timeout: configuration.limits.requestTimeout)
+        }
+    }
+
     /// The result `key` from memory, or also from disk when the server forwards to no peer.
     func localHit(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
         if forwarder == nil { return await store.local(key) }
@@ -152,7 +173,10 @@ struct ImageResponder: Sendable {
         try gate.reserve()
         let source: SourceFetcher.Source
         do {
-            source = try await fetcher.fetch(url, maxSize: sourceSizeLimit(options))
+            source = try await tracing.stage("source fetch") { span throws(ImageServerError) in
+                span?.attributes["server.address"] = url.host
+                return try await fetcher.fetch(url, maxSize: sourceSizeLimit(options))
+            }
         } catch {
             gate.unreserve()
             throw error
@@ -175,8 +199,13 @@ struct ImageResponder: Sendable {
             }
         }
         metrics.processingRuns.increment()
-        let result = try await gate.run(reserved: reserved) { [processor, watermark] () throws(ImageServerError) in
-            try processor.process(data, options: options, format: format, watermark: watermark)
+        let tracing = tracing
+        let result = try await tracing.stage("processing") { _ throws(ImageServerError) in
+            let result = try await gate.run(reserved: reserved) { [processor, watermark] () throws(ImageServerError) in
+                try processor.process(data, options: options, format: format, watermark: watermark)
+            }
+            tracing.report(result.stages)
+            return result
         }
         metrics.decode.record(seconds: result.timings.decode)
         metrics.transform.record(seconds: result.timings.transform)

@@ -13,6 +13,8 @@ struct ProcessedImage: Sendable {
     var timings = StageTimings()
     /// The origin's `Last-Modified`, when it sent one.
     var sourceLastModified: String?
+    /// When the decode, each step and the encode ran, with ``ImageProcessor/recordsStages``; else `nil`.
+    var stages: [StageTime]?
 }
 
 /// Seconds spent in each processing stage.
@@ -35,6 +37,8 @@ struct ImageProcessor: Sendable {
     var appliesPNGGamma = false
     /// How an SVG source is answered.
     var svg = SVGAnswer()
+    /// Whether results say when each stage ran (``ProcessedImage/stages``), for tracing.
+    var recordsStages = false
 
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
     static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff, .jxl, .heic]
@@ -70,6 +74,7 @@ struct ImageProcessor: Sendable {
         decoding.appliesPNGGamma = appliesPNGGamma
         do { image = try coders.decode(data, options: decoding) } catch { throw Self.unprocessable(error) }
         var timings = StageTimings(decode: decodeStart.secondsUntilNow)
+        var stages: [StageTime]? = recordsStages ? [StageTime(name: "decode", start: decodeStart, end: .now)] : nil
         if image.frames.count > limits.maxAnimationFrames {
             image = image.withFrames(Array(image.frames.prefix(limits.maxAnimationFrames)))
         }
@@ -88,14 +93,15 @@ struct ImageProcessor: Sendable {
             image: image, options: options, limits: limits, format: format, planned: plan.planned,
             shrunkOnLoad: plan.decoding.targetSize != nil, encoding: encoder.encoding(for: format, quality: quality),
             watermark: watermark)
-        try ProcessingPipeline.run(&context)
+        try ProcessingPipeline.run(&context, times: &stages)
         timings.transform = transformStart.secondsUntilNow
         let encodeStart = ContinuousClock.now
         let result = context.image
         let encoding = context.encoding
         let encoded = try encode(result, as: format, options: encoding, maxBytes: options.maxBytes)
         timings.encode = encodeStart.secondsUntilNow
-        return ProcessedImage(data: encoded, format: format, size: result.size, timings: timings)
+        stages?.append(StageTime(name: "encode", start: encodeStart, end: .now))
+        return ProcessedImage(data: encoded, format: format, size: result.size, timings: timings, stages: stages)
     }
 
     /// Runs library work, turning its error into a 422.

@@ -29,10 +29,16 @@ enum ProcessingPipeline {
         StripMetadataStep(),
     ]
 
-    /// Runs every step on `context`, in order.
-    static func run(_ context: inout ProcessingContext) throws(ImageServerError) {
+    /// Runs every step on `context`, in order, adding when each ran to `times` when it is not `nil`.
+    static func run(_ context: inout ProcessingContext, times: inout [StageTime]?) throws(ImageServerError) {
         for step in steps {
+            guard times != nil else {
+                try step.apply(to: &context)
+                continue
+            }
+            let start = ContinuousClock.now
             try step.apply(to: &context)
+            times?.append(StageTime(name: step.name, start: start, end: .now))
         }
     }
 }

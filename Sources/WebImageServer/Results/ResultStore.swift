@@ -15,13 +15,18 @@ final class ResultStore: Sendable {
     private let runs = WorkMerger<ResultKey, StoredResult, Never, ImageServerError>()
     /// How many results have been made (fetched and processed) since the start, for monitoring.
     private let made = Locked(0)
+    /// Records the `result store` span of a result made here.
+    private let tracing: RequestTracing
 
     /// How many results have been made since the start: cache hits and joined runs do not count.
     var madeCount: Int { made.withLock { $0 } }
 
-    init(disk: DiskCache?, memoryBytes: Int, shared: SharedStore? = nil) {
+    init(
+        disk: DiskCache?, memoryBytes: Int, shared: SharedStore? = nil, tracing: RequestTracing = .init(enabled: false)
+    ) {
         self.disk = disk
         self.shared = shared
+        self.tracing = tracing
         memory = ResultMemoryCache(byteLimit: memoryBytes)
     }
 
@@ -91,12 +96,14 @@ final class ResultStore: Sendable {
         let result = try await make()
         let stored = StoredResult(
             data: result.data, format: result.format, created: Date(), sourceLastModified: result.sourceLastModified)
-        await keepLocally(stored, data: result.data, key)
-        var metadata = ["created": String(Int(stored.lastModified.timeIntervalSince1970))]
-        if let modified = result.sourceLastModified { metadata["source-last-modified"] = modified }
-        await shared?.storeResult(
-            result.data, contentType: result.format.mimeType, metadata: metadata, source: key.source,
-            identity: key.identity)
+        await tracing.stage("result store") { _ in
+            await keepLocally(stored, data: result.data, key)
+            var metadata = ["created": String(Int(stored.lastModified.timeIntervalSince1970))]
+            if let modified = result.sourceLastModified { metadata["source-last-modified"] = modified }
+            await shared?.storeResult(
+                result.data, contentType: result.format.mimeType, metadata: metadata, source: key.source,
+                identity: key.identity)
+        }
         return stored
     }
 

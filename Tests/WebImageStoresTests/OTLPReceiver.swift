@@ -1,0 +1,111 @@
+import Foundation
+import Hummingbird
+import WebImage
+
+/// An OTLP/HTTP collector of the test's own on 127.0.0.1: it keeps every `POST /v1/traces` it receives (content type
+/// and body) and reads the spans of the JSON ones.
+final class OTLPReceiver: Sendable {
+    /// One export request.
+    struct Export: Sendable {
+        var contentType: String
+        var body: Data
+    }
+
+    /// One span of a JSON export, its ids in lower-case hexadecimal.
+    struct Span: Sendable, CustomStringConvertible {
+        var traceID: String
+        var spanID: String
+        var parentID: String
+        var name: String
+        var attributes: [String: String]
+
+        var description: String { "\(name) \(spanID) <- \(parentID.isEmpty ? "root" : parentID) \(attributes)" }
+    }
+
+    let port: Int
+    private let received: Locked<[Export]>
+    private let task: Task<Void, any Error>
+
+    private init(port: Int, received: Locked<[Export]>, task: Task<Void, any Error>) {
+        self.port = port
+        self.received = received
+        self.task = task
+    }
+
+    /// Starts a receiver on a free port.
+    static func start() async throws -> OTLPReceiver {
+        let received = Locked<[Export]>([])
+        let router = Router()
+        router.post("v1/traces") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 64 << 20)
+            let export = Export(
+                contentType: request.headers[.contentType] ?? "", body: Data(buffer: body))
+            received.withLock { $0.append(export) }
+            // An empty ExportTraceServiceResponse, in the request's encoding (the exporter wants a content type).
+            let json = export.contentType.hasPrefix("application/json")
+            return Response(
+                status: .ok, headers: [.contentType: json ? "application/json" : "application/x-protobuf"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: json ? "{}" : "")))
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            task.cancel()
+            throw CancellationError()
+        }
+        return OTLPReceiver(port: port, received: received, task: task)
+    }
+
+    var endpoint: String { "http://127.0.0.1:\(port)" }
+
+    /// The export requests so far.
+    var exports: [Export] { received.withLock { $0 } }
+
+    /// The spans of every JSON export so far.
+    var spans: [Span] {
+        exports.filter { $0.contentType.hasPrefix("application/json") }.flatMap { Self.spans(in: $0.body) }
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// The spans of an OTLP JSON `ExportTraceServiceRequest`.
+    static func spans(in body: Data) -> [Span] {
+        guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
+        var spans: [Span] = []
+        for resource in root["resourceSpans"] as? [[String: Any]] ?? [] {
+            for scope in resource["scopeSpans"] as? [[String: Any]] ?? [] {
+                for span in scope["spans"] as? [[String: Any]] ?? [] {
+                    var attributes: [String: String] = [:]
+                    for attribute in span["attributes"] as? [[String: Any]] ?? [] {
+                        guard let key = attribute["key"] as? String, let value = attribute["value"] as? [String: Any],
+                            let first = value.values.first
+                        else { continue }
+                        attributes[key] = "\(first)"
+                    }
+                    spans.append(
+                        Span(
+                            traceID: hex(span["traceId"]), spanID: hex(span["spanId"]),
+                            parentID: hex(span["parentSpanId"]), name: span["name"] as? String ?? "",
+                            attributes: attributes))
+                }
+            }
+        }
+        return spans
+    }
+
+    /// An id as OTLP JSON writes it (hexadecimal), or as protobuf's JSON mapping writes bytes (base64), in hex.
+    private static func hex(_ value: Any?) -> String {
+        guard let text = value as? String, !text.isEmpty else { return "" }
+        let isHex = (text.count == 16 || text.count == 32) && text.allSatisfy(\.isHexDigit)
+        if isHex { return text.lowercased() }
+        guard let bytes = Data(base64Encoded: text) else { return text }
+        return bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}

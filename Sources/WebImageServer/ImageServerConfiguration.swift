@@ -48,7 +48,7 @@ public struct ImageServerConfiguration: Sendable {
     /// imgproxy's `IMGPROXY_ENFORCE_JXL`. Default off.
     public var enforcesJXL = false
     /// Convert PNGs that describe their colours only with `gAMA` and `cHRM` to sRGB, as browsers do
-    /// (``DecodingOptions/appliesPNGGamma``, on by default in the library). Default off here: imgproxy (libvips)
+    /// (`DecodingOptions.appliesPNGGamma`, on by default in the library). Default off here: imgproxy (libvips)
     /// ignores those chunks, and a drop-in replacement answers the same pixels.
     public var appliesPNGGamma = false
     /// The formats a result keeps its source's format in when the request names none, and otherwise chosen from, in

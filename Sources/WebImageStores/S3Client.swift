@@ -8,11 +8,11 @@ import WebImage
 /// A small S3 client (path-style URLs, AWS Signature V4) over AsyncHTTPClient: GET, HEAD, PUT (optionally only if
 /// absent) and DELETE of whole objects.
 ///
-/// Errors are ``WebImage/WebImageError``s: a missing object is `nil` (GET, HEAD) rather than an error; `403` and other
-/// 4xx are ``WebImage/WebImageError/Code/badStatus`` (permanent), `5xx` ``WebImage/WebImageError/Code/badStatus``
-/// (transient), a request past ``Configuration/timeout`` ``WebImage/WebImageError/Code/timedOut``, a refused or broken
-/// connection ``WebImage/WebImageError/Code/connectionFailed``, a body past ``Configuration/maxObjectSize``
-/// ``WebImage/WebImageError/Code/bodyTooLarge``. The secret never appears in an error or a log.
+/// Errors are `WebImageError`s: a missing object is `nil` (GET, HEAD) rather than an error; `403` and other
+/// 4xx are `.badStatus` (permanent), `5xx` `.badStatus`
+/// (transient), a request past ``Configuration/timeout`` `.timedOut`, a refused or broken
+/// connection `.connectionFailed`, a body past ``Configuration/maxObjectSize``
+/// `.bodyTooLarge`. The secret never appears in an error or a log.
 ///
 /// ```swift
 /// let client = S3Client(configuration: .init(endpoint: URL(string: "http://127.0.0.1:8333")!, credentials: creds))

@@ -2,7 +2,7 @@ import Foundation
 import WebImage
 
 /// Loads `s3://bucket/key` sources through an ``S3Client`` (imgproxy's `IMGPROXY_USE_S3`): the bucket is the URL's
-/// host, the key its path without the leading `/` (percent-decoded). A missing object is a 404 ``WebImageError``
+/// host, the key its path without the leading `/` (percent-decoded). A missing object is a 404 `WebImageError`
 /// (`badStatus`), so a server answers it as an origin 404. The loader does not shut the client down: its owner does.
 public struct S3ImageLoader: ImageLoading {
     /// The client of the source store, with its own endpoint and credentials.

@@ -8,7 +8,7 @@ public struct SharedStoreLocation: Sendable, Hashable, CustomStringConvertible {
     public let prefix: String
 
     /// The location of `s3://bucket/prefix`.
-    /// - Throws: ``WebImage/WebImageError/Code/invalidArgument`` for another scheme or an invalid bucket name.
+    /// - Throws: `.invalidArgument` for another scheme or an invalid bucket name.
     public init(_ text: String) throws(WebImageError) {
         guard text.hasPrefix("s3://") else {
             throw WebImageError(.invalidArgument, "a shared store is written s3://bucket/prefix, not '\(text)'")

@@ -29,9 +29,12 @@ public struct SignatureV4: Sendable {
     /// `Authorization`. `headers` must include `host` (any case) and every other header to sign.
     ///
     /// - Parameters:
+    ///   - method: the HTTP method (`GET`, `PUT`, …).
     ///   - path: the request path, not yet percent-encoded (`/bucket/key with spaces.jpg`).
     ///   - query: the query parameters, not yet encoded; order does not matter.
+    ///   - headers: the headers to sign, `host` among them.
     ///   - payloadHash: the hex SHA-256 of the body (``emptyPayloadHash`` for none).
+    ///   - date: the signing time.
     public func signedHeaders(
         method: String, path: String, query: [(String, String)] = [], headers: [(String, String)],
         payloadHash: String, date: Date

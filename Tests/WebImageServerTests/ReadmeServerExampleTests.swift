@@ -3,29 +3,30 @@ import Testing
 import WebImageServer
 import WebImageTesting
 
-/// The README's Swift example of signing a server URL, compiled here so that it cannot rot, and checked against the
+/// The README's Swift example of signing a server URL is `Snippets/SignedURL.swift`, which every build compiles and
+/// the DocC catalogue shows: the README must show that code, and the URL the built snippet prints must pass the
 /// server's own parser.
 @Suite struct ReadmeServerExampleTests {
-    /// The README's code, with the values it leaves to the reader.
-    static func signedURL(key: String, salt: String, source: String) -> URL {
-        // README: begin
-        let signer = URLSigner(hexKey: key, hexSalt: salt)!
-        let path = "/rs:fill:300:200/g:sm/plain/" + source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let url = URL(string: "https://images.example.com/" + signer.signature(for: path) + path)!
-        // README: end
-        return url
-    }
-
     @Test func readmeHasThisCode() throws {
-        let (shown, compiled) = try ReadmeCode.shownAndCompiled(after: "import WebImageServer", sourcePath: #filePath)
+        let (shown, compiled) = try ReadmeCode.shownAndCompiled(after: "import WebImageServer", snippet: "SignedURL")
         #expect(!compiled.isEmpty)
-        #expect(shown == compiled, "README's signing example differs from ReadmeServerExampleTests.swift")
+        #expect(shown == compiled, "README's signing example differs from Snippets/SignedURL.swift")
     }
 
     @Test func theExampleURLPassesTheServersSignatureCheck() throws {
+        let snippet = try #require(
+            ServeCommandTests.executable(named: "SignedURL"), "the SignedURL snippet was not built next to the tests")
         let (key, salt) = ("943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881", "520f986b998545b4")
         let source = "https://example.com/photos/cat 1.jpg?size=large"
-        let url = Self.signedURL(key: key, salt: salt, source: source)
+        let process = Process()
+        process.executableURL = snippet
+        process.arguments = [key, salt, source]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let url = try #require(URL(string: printed.trimmingCharacters(in: .whitespacesAndNewlines)))
         let parser = ImageURLParser(signer: URLSigner(hexKey: key, hexSalt: salt))
         let request = try parser.parse(url.path(percentEncoded: true), now: 0)
         #expect(request.source == source)

@@ -6,12 +6,15 @@ import WebImageTesting
 @Suite("Server: webimage serve binary with curl")
 struct ServeCommandTests {
     /// The built `webimage` executable next to the test bundle.
-    static var executable: URL? {
+    static var executable: URL? { executable(named: "webimage") }
+
+    /// The executable `name` of this package (a product or a snippet) built next to the test bundle.
+    static func executable(named name: String) -> URL? {
         var candidates = [
             Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
         ]
         candidates += candidates.map { $0.deletingLastPathComponent() }
-        return candidates.map { $0.appendingPathComponent("webimage") }
+        return candidates.map { $0.appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 

@@ -12,8 +12,11 @@ public protocol ImageCaching: Sendable {
 
     /// Looks `key` up in `types`, fastest tier first.
     ///
-    /// - Parameter decode: when `false`, a disk hit returns the bytes without decoding them (``ImageCacheResult/image``
-    ///   is `nil`); a memory hit always returns the image.
+    /// - Parameters:
+    ///   - key: the entry's key.
+    ///   - types: the tiers to ask.
+    ///   - decode: when `false`, a disk hit returns the bytes without decoding them (``ImageCacheResult/image`` is
+    ///     `nil`); a memory hit always returns the image.
     /// - Returns: what was found and where, or `nil` when no tier has a usable entry. A corrupt disk entry, or one
     ///   that fails to decode, is a miss and is removed.
     func query(forKey key: String, in types: ImageCacheType, decode: Bool) async -> ImageCacheResult?

@@ -11,7 +11,7 @@ import Foundation
 /// before anything is allocated, and every offset, size, mask and palette index is checked before it is used.
 /// Embedded JPEG or PNG pixels, CMYK, and OS/2 Huffman and RLE24 compression are ``WebImageError/Code/unsupportedFormat``.
 ///
-/// Encodes as ``BMPEncoder`` describes.
+/// Writes 24-bit pixels, or 32-bit BGRA under a V5 header when the image has transparency (`BMPEncoder`).
 public struct BMPCoder: ImageCoding {
     /// Creates the coder.
     public init() {}

@@ -2,7 +2,7 @@ import CGIF
 import Foundation
 
 /// GIF decoding with giflib: every frame composited (disposal and transparency applied), durations, loop count; and
-/// encoding (see ``GIFEncoder``: palettes by libimagequant with dithering, durations, loop count).
+/// encoding (see `GIFEncoder`: palettes by libimagequant with dithering, durations, loop count).
 ///
 /// Frames are read record by record, so the limits are checked from the screen and frame descriptors before any
 /// pixel memory is allocated. A file cut short after its first complete frame keeps the frames it has, as browsers

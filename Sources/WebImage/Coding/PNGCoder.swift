@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Decodes every colour type and bit depth (16-bit samples are rounded to 8), palette and `tRNS` transparency and
 /// Adam7 interlacing; rejects CRC errors in any chunk. An `eXIf` orientation is applied. APNG files decode to all their frames
-/// (see ``APNGDecoder``) unless ``DecodingOptions/firstFrameOnly`` is set; animated images encode as APNG
-/// (``APNGEncoder``).
+/// (see `APNGDecoder`) unless ``DecodingOptions/firstFrameOnly`` is set; animated images encode as APNG
+/// (`APNGEncoder`).
 public struct PNGCoder: ImageCoding {
     /// Creates the coder.
     public init() {}

@@ -11,14 +11,14 @@ import Foundation
 /// **Nothing outside the bytes is read.** The document is parsed from memory with no base file or URL, so librsvg
 /// loads no file and no URL it references (only `data:` URLs, which are part of the bytes); external entities and
 /// parameter entities are refused, and internal entities are measured before parsing so that an entity bomb is a
-/// typed error (``SVGPrecheck``). Scripts are never run (librsvg has no script engine); text uses the system's
+/// typed error (`SVGPrecheck`). Scripts are never run (librsvg has no script engine); text uses the system's
 /// fonts. Every call makes its own librsvg handle, so the coder is safe from any thread. librsvg's and GLib's log
 /// messages are dropped, never written to stderr.
 ///
 /// **Bounded work.** The bytes (``maxBytes``) and the elements once entities expand (``maxElements``) are bounded
 /// before parsing, librsvg keeps its own limits on references and nesting, and parsing and rendering run on a thread
 /// of their own, abandoned after ``renderTimeout`` with ``WebImageError/Code/timedOut`` (librsvg's renders cannot be
-/// cancelled; see ``SVGWorker``).
+/// cancelled; see `SVGWorker`).
 ///
 /// SVG is not encoded.
 public struct SVGCoder: ImageCoding {

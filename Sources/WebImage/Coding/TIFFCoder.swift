@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Decodes the first page (directory) of a TIFF or BigTIFF file, either byte order, in strips or tiles, with any
 /// compression the system's libtiff was built with (none, LZW, Deflate, PackBits, JPEG, CCITT fax, …): 1- to 16-bit
-/// grey, palettes, RGB, YCbCr, CMYK, Lab, with associated or unassociated alpha (see ``TIFFPixels`` for which layouts
+/// grey, palettes, RGB, YCbCr, CMYK, Lab, with associated or unassociated alpha (see `TIFFPixels` for which layouts
 /// are read directly and which through libtiff's RGBA conversion). Deeper samples are reduced to 8 bits. The
 /// `Orientation` tag is applied unless ``DecodingOptions/appliesOrientation`` is off; an embedded ICC profile is
 /// converted to sRGB (CMYK through its profile) or kept, as ``DecodingOptions/keepsColorProfile`` says. Limits are
@@ -14,7 +14,7 @@ import Foundation
 /// nothing is written to stderr. A file cut short is ``WebImageError/Code/truncatedData`` even where libtiff would
 /// read what is left. ``ImageInfo/frameCount`` is the number of pages.
 ///
-/// Encodes as ``TIFFEncoder`` describes.
+/// Writes 8-bit RGB, or RGBA with unassociated alpha, Deflate-compressed with a predictor (`TIFFEncoder`).
 public struct TIFFCoder: ImageCoding {
     /// Creates the coder.
     public init() {}

@@ -5,7 +5,7 @@ extension ImageFormat {
     ///
     /// Recognises JPEG, PNG (and APNG), GIF, WebP, HEIC, AVIF, JPEG XL (a bare codestream, `FF 0A`, or the container's
     /// `JXL ` signature box), BMP (`BM` and a known info header size), ICO and CUR (a directory of type 1 or 2 listing
-    /// at least one image), TIFF and BigTIFF (either byte order), and SVG (``SVGSniffer``: an `<svg` root element after
+    /// at least one image), TIFF and BigTIFF (either byte order), and SVG (`SVGSniffer`: an `<svg` root element after
     /// any XML declaration, comments, processing instructions and doctype, within the first 32 KiB). Returns
     /// ``unknown`` otherwise.
     public static func sniff(_ data: Data) -> ImageFormat {

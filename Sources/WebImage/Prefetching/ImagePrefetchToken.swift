@@ -1,6 +1,6 @@
 import Foundation
 
-/// One running prefetch, made by ``ImagePrefetcher/prefetch(_:progress:completion:)``: its progress as an async
+/// One running prefetch, made by ``ImagePrefetcher/prefetch(_:progress:completion:)-([URL],_,_)``: its progress as an async
 /// sequence, its summary, and cancellation.
 public final class ImagePrefetchToken: Sendable {
     /// The URLs being prefetched.

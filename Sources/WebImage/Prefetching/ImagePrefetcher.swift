@@ -33,6 +33,7 @@ public final class ImagePrefetcher: Sendable {
     /// Creates a prefetcher.
     ///
     /// - Parameters:
+    ///   - manager: loads and caches every request. Default: ``ImageManager/shared``.
     ///   - maxConcurrent: the most loads one prefetch runs at once (at least 1). Default: 3.
     ///   - options: added to every request.
     ///   - context: used for every request.
@@ -60,6 +61,7 @@ public final class ImagePrefetcher: Sendable {
     /// and ``cachePolicy``.
     ///
     /// - Parameters:
+    ///   - urls: the sources, loaded in this order.
     ///   - progress: called from a background thread each time a URL finishes or fails.
     ///   - completion: called once, from a background thread, when every URL is done or the prefetch is cancelled.
     /// - Returns: a token with the progress stream, the summary and ``ImagePrefetchToken/cancel()``.
@@ -77,6 +79,7 @@ public final class ImagePrefetcher: Sendable {
     /// both its own policy and ``cachePolicy`` name.
     ///
     /// - Parameters:
+    ///   - requests: the requests, loaded in this order.
     ///   - progress: called from a background thread each time a request finishes or fails.
     ///   - completion: called once, from a background thread, when every request is done or the prefetch is
     ///     cancelled.

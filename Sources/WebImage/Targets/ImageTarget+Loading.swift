@@ -16,7 +16,11 @@ extension ImageTarget {
     ///
     /// - Parameters:
     ///   - url: the source; `nil` fails with ``WebImageError/Code/invalidSource`` (after showing the placeholder).
+    ///   - placeholder: shown at once, or only on failure with ``ImageOptions/delayPlaceholder``.
+    ///   - options: the request's switches.
+    ///   - context: the request's extras (a loader, cache or coders of its own).
     ///   - operationKey: loads with different keys on one target run side by side. Default: one key per target.
+    ///   - manager: loads and caches the image. Default: ``ImageManager/shared``.
     ///   - progress: called on the main actor as bytes of this load arrive.
     ///   - completion: called exactly once per call, on the main actor (synchronously for a memory hit or a `nil`
     ///     URL), with the result, the error, or ``WebImageError/Code/cancelled`` if the load was replaced or

@@ -4,8 +4,11 @@ import WebImage
 public enum GeometryCalculator {
     /// The geometry for an upright source of `source` size.
     ///
-    /// - Parameter maxResultDimension: the longest side the result may have (imgproxy's `max_result_dimension`);
-    ///   a larger result is scaled down to it. 0 disables the limit.
+    /// - Parameters:
+    ///   - source: the source's size, upright.
+    ///   - o: the request's processing options.
+    ///   - maxResultDimension: the longest side the result may have (imgproxy's `max_result_dimension`); a larger
+    ///     result is scaled down to it. 0 disables the limit.
     public static func geometry(
         source: PixelSize, options o: ProcessingOptions, maxResultDimension: Int
     ) -> ResultGeometry {

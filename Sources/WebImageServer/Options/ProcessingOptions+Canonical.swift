@@ -3,7 +3,7 @@ import WebImage
 
 extension ProcessingOptions {
     /// The one spelling of these options and `source` that ``ImageURLBuilder`` writes (without the signature): the
-    /// segment of every option that differs from its default, by its long name, in ``OptionTable``'s order (the
+    /// segment of every option that differs from its default, by its long name, in `OptionTable`'s order (the
     /// README's option table), then the source in URL-safe base64 and the format as the extension. A load balancer
     /// that hashes URLs then sends every request for one result to one node. Presets are written out as the options
     /// they set.

@@ -3,7 +3,7 @@ import WebImage
 
 /// Everything a URL asks of one image, after presets: imgproxy's processing options with their defaults.
 ///
-/// Each option is one entry of ``OptionTable``: its names, how its arguments set these fields, how the canonical URL
+/// Each option is one entry of `OptionTable`: its names, how its arguments set these fields, how the canonical URL
 /// writes them and whether they change the result. ``canonicalPath(source:)`` and ``cacheIdentity`` are derived
 /// from the table, so two URLs that mean the same image share one cache entry, and two that do not never do.
 public struct ProcessingOptions: Sendable, Hashable {
@@ -112,7 +112,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var effectiveCropGravity: GravityOption { cropGravity ?? gravity }
 
     /// A canonical text of every option that changes the result's pixels or encoding (not the response headers):
-    /// the canonical segments of ``OptionTable``'s entries that change the result, `cachebuster` and `format`
+    /// the canonical segments of `OptionTable`'s entries that change the result, `cachebuster` and `format`
     /// included, so an option cannot change the result without changing this text.
     public var cacheIdentity: String {
         OptionTable.resultEntries.compactMap { $0.write(self) }.joined(separator: "/")

@@ -71,7 +71,10 @@ public final class DiskCache: Sendable {
 
     /// A cache in `directory`, created on the first write if needed.
     ///
-    /// - Parameter clock: the current date, for creation, expiry and last access (inject one in tests).
+    /// - Parameters:
+    ///   - directory: where the entries live, one file each.
+    ///   - configuration: the limits and the sweep interval.
+    ///   - clock: the current date, for creation, expiry and last access (inject one in tests).
     public init(
         directory: URL, configuration: Configuration = Configuration(),
         clock: @escaping @Sendable () -> Date = { Date() }
@@ -125,7 +128,9 @@ public final class DiskCache: Sendable {
 
     /// The bytes and metadata stored for `key`.
     ///
-    /// - Parameter includingExpired: also return an expired entry (to revalidate it with its ETag, say).
+    /// - Parameters:
+    ///   - key: the entry's key.
+    ///   - includingExpired: also return an expired entry (to revalidate it with its ETag, say).
     @concurrent
     public func entry(forKey key: String, includingExpired: Bool = false) async -> DiskCacheEntry? {
         // A read is short and safe alongside writers (entries only ever appear by rename), so it runs right here on

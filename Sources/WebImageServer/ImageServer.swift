@@ -36,7 +36,7 @@ public final class ImageServer: Sendable {
         try configuration.validate()
         self.configuration = configuration
         let limits = configuration.limits
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(namespace: configuration.metricsNamespace)
         // Originals and results live in two directories of their own under the cache directory.
         var originals: any ImageCaching = ImageCaches([])
         var results: DiskCache?
@@ -128,8 +128,11 @@ public final class ImageServer: Sendable {
         if let purge { group.post("admin/purge") { request, _ in await purge.respond(request) } }
         let image: @Sendable (Request, Context) async throws -> Response = { request, context in
             let start = ContinuousClock.now
+            responder.metrics.started()
             let outcome = await responder.respond(path: Self.imagePath(request, context: context), request: request)
-            log.record(outcome, method: request.method, seconds: start.secondsUntilNow)
+            let seconds = start.secondsUntilNow
+            responder.metrics.finished(seconds: seconds)
+            log.record(outcome, method: request.method, seconds: seconds)
             return outcome.response
         }
         if let info {
@@ -158,6 +161,20 @@ public final class ImageServer: Sendable {
             configuration: .init(
                 address: .hostname(host, port: port), serverName: nil,
                 availableConnectionsDelegate: clients > 0 ? MaximumAvailableConnections(clients) : nil),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: configuration.logger)
+    }
+
+    /// An application serving only `GET /metrics` of this server on `host:port`, for a scraper kept off the image
+    /// port (imgproxy's `IMGPROXY_PROMETHEUS_BIND`).
+    public func makeMetricsApplication(
+        host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        let (metrics, shared) = (responder.metrics, configuration.sharedStore)
+        router.get("metrics") { _, _ in Self.metrics(metrics, shared: shared) }
+        return Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: configuration.logger)
     }

@@ -108,6 +108,10 @@ public struct ImageServerConfiguration: Sendable {
     public var watermark: WatermarkConfiguration?
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
+    /// The namespace every `/metrics` name starts with, followed by `_` (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`):
+    /// a Prometheus name, letters, digits and `_`, not starting with a digit. Default empty: imgproxy's series are
+    /// named as imgproxy names them without one (`requests_total`), the server's own start with `webimage_`.
+    public var metricsNamespace = ""
     /// Record a span for each request and its stages (options, result cache, peer forward, source fetch, decode,
     /// each processing step, encode, result store) with the tracer bootstrapped in swift-distributed-tracing's
     /// `InstrumentationSystem`, and pass the request's trace context on to origins and peers (W3C `traceparent`).
@@ -146,6 +150,11 @@ public struct ImageServerConfiguration: Sendable {
         try ImageServerConfigurationError.check(maxClients, in: 0...1_000_000, "max-clients", "must be 0 or more")
         if forwardsToOwner, selfURL == nil || peers.isEmpty {
             throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")
+        }
+        let nameCharacters = metricsNamespace.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        guard nameCharacters, metricsNamespace.first?.isNumber != true, metricsNamespace.count <= 64 else {
+            throw ImageServerConfigurationError(
+                "metrics-namespace", "must be letters, digits and _, not starting with a digit")
         }
     }
 

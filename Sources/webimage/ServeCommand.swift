@@ -150,16 +150,17 @@ struct ServeCommand: AsyncParsableCommand {
     var formats: FormatOptions
     @OptionGroup(title: "SVG")
     var svg: SVGOptions
-    @OptionGroup(title: "Tracing")
-    var tracing: TracingOptions
+    @OptionGroup(title: "Metrics and tracing")
+    var telemetry: TelemetryOptions
 
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.
         defer { LogLineWriter.standardError.flush() }
         let setup = try makeSetup()
         var configuration = setup.configuration
+        let metricsAddress = try telemetry.metricsAddress()
         // Before the server makes its HTTP clients, which take the tracer there is when they are made.
-        let exporter = try tracing.bootstrap(environment: ProcessInfo.processInfo.environment)
+        let exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
         configuration.tracesRequests = exporter != nil
         let gracePeriod = Self.duration(setup.shutdownTimeout)
         setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
@@ -177,10 +178,15 @@ struct ServeCommand: AsyncParsableCommand {
         // Past the grace period the server is cancelled; 2 s later the process exits whatever is left
         // (ShutdownDeadline), rather than through ServiceGroup's cancellation timeout, which traps.
         let deadline = ShutdownDeadline(deadline: gracePeriod + .seconds(2), logger: configuration.logger)
+        let metricsApp = metricsAddress.map { address in
+            ServiceGroupConfiguration.ServiceConfiguration(
+                service: server.makeMetricsApplication(host: address.host, port: address.port))
+        }
         // Services stop in reverse order: the exporter last, so the spans of the last requests are sent.
         var group = ServiceGroupConfiguration(
-            services: (exporter.map { [.init(service: $0)] } ?? [])
-                + [.init(service: app), .init(service: deadline, successTerminationBehavior: .ignore)],
+            services: (exporter.map { [.init(service: $0)] } ?? []) + [.init(service: app)]
+                + (metricsApp.map { [$0] } ?? [])
+                + [.init(service: deadline, successTerminationBehavior: .ignore)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger)
         group.maximumGracefulShutdownDuration = gracePeriod
         group.maximumCancellationDuration = nil

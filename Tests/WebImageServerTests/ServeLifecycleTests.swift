@@ -100,6 +100,7 @@ struct ServeLifecycleTests {
         (["--preset", "big=mrd:10000"], "--allow-security-options"), (["--max-clients", "-1"], "--max-clients"),
         (["--max-animation-frame-resolution", "-1"], "--max-animation-frame-resolution"),
         (["--otel-endpoint", "ftp://127.0.0.1:4318"], "--otel-endpoint"),
+        (["--metrics-namespace", "9lives"], "--metrics-namespace"),
     ])
     func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) async throws {
         let (status, error) = try await Self.runOffPool(arguments)

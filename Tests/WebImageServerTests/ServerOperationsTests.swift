@@ -36,6 +36,51 @@ struct ServerOperationsTests {
         }
     }
 
+    @Test func errorsFallIntoImgproxysCategories() {
+        let url = URL(string: "http://127.0.0.1/a.jpg")
+        #expect(ImageServerError(status: 403, "invalid signature").imgproxyCategory == "security")
+        #expect(ImageServerError(status: 404, "invalid URL").imgproxyCategory == "path_parsing")
+        #expect(ImageServerError(status: 503, "server is busy", retryAfter: 1).imgproxyCategory == "queue")
+        #expect(ImageServerError(status: 503, "request timed out").imgproxyCategory == "timeout")
+        #expect(SourceFetcher.map(WebImageError(.timedOut, "slow", url: url)).imgproxyCategory == "timeout")
+        #expect(SourceFetcher.map(WebImageError(.bodyTooLarge, "big", url: url)).imgproxyCategory == "image_data_size")
+        #expect(
+            SourceFetcher.map(WebImageError(.badStatus, "500", url: url, httpStatus: 500)).imgproxyCategory
+                == "download")
+        #expect(
+            ImageProcessor.unprocessable(WebImageError(.corruptData, "bad", url: url)).imgproxyCategory == "processing")
+    }
+
+    @Test(arguments: ["", "imgproxy"])
+    func imgproxysSeriesUnderItsNamesAndTheNamespace(namespace: String) async throws {
+        try await ServerHarness.run(configure: { $0.metricsNamespace = namespace }) { harness in
+            let url = harness.url("w:50", "/geometry.png")
+            #expect(try await harness.get(url).status == .ok)
+            #expect(try await harness.get(url).status == .ok)
+            #expect(try await harness.get(harness.url("w:50", "/status/404")).status.code == 404)
+            #expect(try await harness.get("/insecure/w:x/plain/http://a").status.code == 404)
+            let metrics = MetricsText(String(buffer: try await harness.get("/metrics").body))
+            let prefix = namespace.isEmpty ? "" : namespace + "_"
+            #expect(metrics.value(prefix + "requests_total") == 4)
+            #expect(metrics.value(prefix + "status_codes_total", ["status": "200"]) == 2)
+            #expect(metrics.value(prefix + "status_codes_total", ["status": "404"]) == 2)
+            #expect(metrics.value(prefix + "errors_total", ["type": "download"]) == 1)
+            #expect(metrics.value(prefix + "errors_total", ["type": "path_parsing"]) == 1)
+            #expect(metrics.value(prefix + "request_duration_seconds_count") == 4)
+            #expect(metrics.value(prefix + "download_duration_seconds_count") == 1)
+            #expect(metrics.value(prefix + "processing_duration_seconds_count") == 1)
+            for span in ["queue", "downloading_image", "processing_image"] {
+                #expect(metrics.value(prefix + "request_span_duration_seconds_count", ["span": span]) == 1, "\(span)")
+            }
+            #expect(metrics.value(prefix + "buffer_size_bytes_count", ["type": "download"]) == 1)
+            #expect(metrics.value(prefix + "requests_in_progress") == 0, "the /metrics request is not an image request")
+            #expect(metrics.value(prefix + "images_in_progress") == 0)
+            #expect((metrics.value(prefix + "workers") ?? 0) >= 1)
+            #expect(metrics.value(prefix + "webimage_requests_total", ["status": "200", "cache": "memory"]) == 1)
+            #expect(metrics.value(prefix + "webimage_origin_fetches_total") == 1)
+        }
+    }
+
     @Test func oneLogLinePerRequestWithoutPathsOrSecrets() async throws {
         let capture = LogCapture()
         let signer = try #require(URLSigner(hexKey: "0011", hexSalt: "2233"))

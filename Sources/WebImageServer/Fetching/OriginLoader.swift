@@ -20,9 +20,7 @@ struct OriginLoader: ImageLoading {
     ) async throws(WebImageError) -> ImageResponse {
         let start = ContinuousClock.now
         let response = try await upstream.load(request, progress: progress, partialData: partialData)
-        metrics.download.recordInterval(since: start)
-        metrics.originFetches.increment()
-        metrics.bytesIn.increment(by: response.data.count)
+        metrics.downloaded(since: start, bytes: response.data.count)
         return response
     }
 

@@ -47,6 +47,7 @@ struct ImageResponder: Sendable {
                 try await answer(memo, request: request, negotiation: negotiation, now: now, into: &outcome)
             } catch {
                 if let failure = error.originFailure { metrics.originError(kind: failure) }
+                metrics.imgproxy.error(error)
                 outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: negotiates)
             }
         }
@@ -207,9 +208,7 @@ struct ImageResponder: Sendable {
             tracing.report(result.stages)
             return result
         }
-        metrics.decode.record(seconds: result.timings.decode)
-        metrics.transform.record(seconds: result.timings.transform)
-        metrics.encode.record(seconds: result.timings.encode)
+        metrics.processed(result.timings)
         return result
     }
 

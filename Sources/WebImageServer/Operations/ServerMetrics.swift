@@ -22,6 +22,9 @@ import WebImageStores
 /// | `webimage_processing_runs_total` | counter | (decode-transform-encode runs) |
 /// | `webimage_peer_forwards_total` | counter | (requests answered by the owner node, `--peer-forward`) |
 /// | `webimage_shared_store_errors_total` | counter | `operation` (`get`, `put`, `lease`, `head`; with a shared tier) |
+///
+/// imgproxy's series are kept beside them (``ImgproxyMetrics``). With a namespace (`--metrics-namespace`, imgproxy's
+/// `IMGPROXY_PROMETHEUS_NAMESPACE`), every name starts with it and `_`, as imgproxy's do.
 final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
@@ -38,11 +41,19 @@ final class ServerMetrics: Sendable {
     let originFetches: CoreMetrics.Counter
     let processingRuns: CoreMetrics.Counter
     let peerForwards: CoreMetrics.Counter
+    /// imgproxy's series.
+    let imgproxy: ImgproxyMetrics
+    /// The namespace and `_`, or nothing, before every name.
+    private let prefix: String
     /// The `webimage_requests_total` series made so far: looked up by their labels' values, not by their text in the
     /// registry, on every request.
     private let requestCounters = Locked<[RequestLabels: CoreMetrics.Counter]>([:])
 
-    init() {
+    /// The metrics, each name after `namespace` and `_` when it is not empty (checked by
+    /// ``ImageServerConfiguration/validate()``).
+    init(namespace: String = "") {
+        let prefix = namespace.isEmpty ? "" : namespace + "_"
+        self.prefix = prefix
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
@@ -50,33 +61,39 @@ final class ServerMetrics: Sendable {
             .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500),
             .seconds(5), .seconds(10),
         ]
+        // Byte sizes: 1 KiB to 64 MiB.
+        factory.defaultValueHistogramBuckets = (0...8).map { Double(1 << (10 + 2 * $0)) }
         self.factory = factory
+        imgproxy = ImgproxyMetrics(prefix: prefix, factory: factory)
         func stage(_ name: String) -> CoreMetrics.Timer {
-            CoreMetrics.Timer(label: "webimage_stage_duration_seconds", dimensions: [("stage", name)], factory: factory)
+            CoreMetrics.Timer(
+                label: prefix + "webimage_stage_duration_seconds", dimensions: [("stage", name)], factory: factory)
         }
         queueWait = stage("queue_wait")
         download = stage("download")
         decode = stage("decode")
         transform = stage("transform")
         encode = stage("encode")
-        queueDepth = CoreMetrics.Meter(label: "webimage_processing_queue_depth", factory: factory)
-        inFlight = CoreMetrics.Meter(label: "webimage_processing_in_flight", factory: factory)
-        bytesIn = CoreMetrics.Counter(label: "webimage_bytes_in_total", factory: factory)
-        bytesOut = CoreMetrics.Counter(label: "webimage_bytes_out_total", factory: factory)
-        originFetches = CoreMetrics.Counter(label: "webimage_origin_fetches_total", factory: factory)
-        processingRuns = CoreMetrics.Counter(label: "webimage_processing_runs_total", factory: factory)
-        peerForwards = CoreMetrics.Counter(label: "webimage_peer_forwards_total", factory: factory)
+        queueDepth = CoreMetrics.Meter(label: prefix + "webimage_processing_queue_depth", factory: factory)
+        inFlight = CoreMetrics.Meter(label: prefix + "webimage_processing_in_flight", factory: factory)
+        bytesIn = CoreMetrics.Counter(label: prefix + "webimage_bytes_in_total", factory: factory)
+        bytesOut = CoreMetrics.Counter(label: prefix + "webimage_bytes_out_total", factory: factory)
+        originFetches = CoreMetrics.Counter(label: prefix + "webimage_origin_fetches_total", factory: factory)
+        processingRuns = CoreMetrics.Counter(label: prefix + "webimage_processing_runs_total", factory: factory)
+        peerForwards = CoreMetrics.Counter(label: prefix + "webimage_peer_forwards_total", factory: factory)
         queueDepth.set(0)
         inFlight.set(0)
     }
 
     /// Counts one answered request.
     func request(status: Int, cache: CacheOutcome) {
+        imgproxy.request(status: status)
         let key = RequestLabels(status: status, cache: cache)
         let counter = requestCounters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = CoreMetrics.Counter(
-                label: "webimage_requests_total", dimensions: [("status", String(status)), ("cache", cache.rawValue)],
+                label: prefix + "webimage_requests_total",
+                dimensions: [("status", String(status)), ("cache", cache.rawValue)],
                 factory: factory)
             counters[key] = counter
             return counter
@@ -93,29 +110,70 @@ final class ServerMetrics: Sendable {
     /// Counts one failed origin fetch.
     func originError(kind: OriginFailure) {
         CoreMetrics.Counter(
-            label: "webimage_origin_errors_total", dimensions: [("kind", kind.rawValue)], factory: factory
+            label: prefix + "webimage_origin_errors_total", dimensions: [("kind", kind.rawValue)], factory: factory
         )
         .increment()
     }
 
-    /// The registry in Prometheus' text format.
+    /// A request starts (`requests_in_progress`).
+    func started() { imgproxy.requestsInProgress.increment() }
+
+    /// A request that started has been answered after `seconds`.
+    func finished(seconds: Double) {
+        imgproxy.requestsInProgress.decrement()
+        imgproxy.requestDuration.record(seconds: seconds)
+    }
+
+    /// Records one download from an origin: its time and its size.
+    func downloaded(since start: ContinuousClock.Instant, bytes: Int) {
+        let seconds = start.secondsUntilNow
+        for timer in [download, imgproxy.downloadSpan, imgproxy.downloadDuration] { timer.record(seconds: seconds) }
+        imgproxy.bufferSize.record(bytes)
+        originFetches.increment()
+        bytesIn.increment(by: bytes)
+    }
+
+    /// Records the stages of one processing run.
+    func processed(_ timings: StageTimings) {
+        decode.record(seconds: timings.decode)
+        transform.record(seconds: timings.transform)
+        encode.record(seconds: timings.encode)
+        let total = timings.decode + timings.transform + timings.encode
+        imgproxy.processingSpan.record(seconds: total)
+        imgproxy.processingDuration.record(seconds: total)
+    }
+
+    /// Records how long a run waited for a processing slot.
+    func waited(since start: ContinuousClock.Instant) {
+        let seconds = start.secondsUntilNow
+        queueWait.record(seconds: seconds)
+        imgproxy.queueSpan.record(seconds: seconds)
+    }
+
+    /// Records the processing queue's load: runs in `slots` and requests waiting for one.
+    func load(running: Int, waiting: Int, slots: Int) {
+        inFlight.set(Int64(running))
+        queueDepth.set(Int64(waiting))
+        imgproxy.imagesInProgress.set(Int64(running))
+        imgproxy.workers.set(Int64(slots))
+        imgproxy.workersUtilization.set(slots > 0 ? Double(running) * 100 / Double(slots) : 0)
+    }
+
     /// The Prometheus text of every metric, with the shared tier's errors when there is one.
     func text(shared: SharedStore?) -> [UInt8] {
         var text = registry.emitToBuffer()
         guard let shared else { return text }
-        text += Array("# TYPE webimage_shared_store_errors_total counter\n".utf8)
+        let name = prefix + "webimage_shared_store_errors_total"
+        text += Array("# TYPE \(name) counter\n".utf8)
         for operation in ["get", "put", "lease", "head"] {
             let count = shared.errorCounts[operation] ?? 0
-            text += Array("webimage_shared_store_errors_total{operation=\"\(operation)\"} \(count)\n".utf8)
+            text += Array("\(name){operation=\"\(operation)\"} \(count)\n".utf8)
         }
         return text
     }
 }
 
 extension CoreMetrics.Timer {
-    /// Records the time from `start` to now.
-    func recordInterval(since start: ContinuousClock.Instant) { record(seconds: start.secondsUntilNow) }
-
     /// Records `seconds`, when finite and not negative.
     func record(seconds: Double) {
         guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return }

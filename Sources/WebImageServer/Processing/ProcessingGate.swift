@@ -30,10 +30,10 @@ final class ProcessingGate: Sendable {
                 defer { last = load }
                 return last
             }
-            metrics.inFlight.set(Int64(load.running))
-            metrics.queueDepth.set(Int64(load.waiting))
+            metrics.load(running: load.running, waiting: load.waiting, slots: slots)
             if load.running != previous.running { idleEpoch.withLock { $0 += 1 } }
         }
+        metrics.load(running: 0, waiting: 0, slots: slots)
     }
 
     /// How many runs may hold a slot at once.
@@ -65,7 +65,7 @@ final class ProcessingGate: Sendable {
         let start = ContinuousClock.now
         let whenIdle = whenIdle
         return try await queue.run(reserved: reserved, refusal: Self.error) { [self] () throws(ImageServerError) in
-            metrics.queueWait.recordInterval(since: start)
+            metrics.waited(since: start)
             defer { if let whenIdle { afterRun(whenIdle) } }
             return try work()
         }

@@ -2,10 +2,22 @@ import ArgumentParser
 import Foundation
 import OTel
 import ServiceLifecycle
+import WebImageServer
 
-/// `webimage serve`'s traces: a span for each request and its stages, exported with swift-otel over OTLP/HTTP when a
-/// collector is named, and nothing at all otherwise.
-struct TracingOptions: ParsableArguments {
+/// `webimage serve`'s telemetry: the metrics' namespace, and traces (a span for each request and its stages), exported
+/// with swift-otel over OTLP/HTTP when a collector is named, and nothing at all otherwise.
+struct TelemetryOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Start every /metrics name with NAME_, as imgproxy's IMGPROXY_PROMETHEUS_NAMESPACE does (default: none).",
+            valueName: "NAME"))
+    var metricsNamespace: String?
+    @Option(
+        help: ArgumentHelp(
+            "Also serve GET /metrics alone on this address, as imgproxy's IMGPROXY_PROMETHEUS_BIND does.",
+            valueName: "HOST:PORT"))
+    var prometheusBind: String?
+
     @Option(
         help: ArgumentHelp(
             "Export request spans over OTLP/HTTP to this collector (its base URL; /v1/traces is added). Also on "
@@ -17,6 +29,16 @@ struct TracingOptions: ParsableArguments {
 
     /// The variables that name a collector, each of which turns tracing on.
     static let endpointVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
+
+    /// Sets `configuration.metricsNamespace`.
+    func apply(to configuration: inout ImageServerConfiguration) throws {
+        if let namespace = try Settings.metricsNamespace.resolve(metricsNamespace) {
+            configuration.metricsNamespace = namespace
+        }
+    }
+
+    /// The address of the metrics' own listener, when one is asked for.
+    func metricsAddress() throws -> BindAddress? { try Settings.prometheusBind.resolve(parsing: prometheusBind) }
 
     /// Bootstraps swift-distributed-tracing with swift-otel's tracer when a collector is named, and returns the
     /// service that exports spans in batches (run it beside the server: it sends what is left on graceful

@@ -1,0 +1,16 @@
+/// The telemetry rows of ``Settings``: the metrics' namespace and second address (imgproxy's
+/// `IMGPROXY_PROMETHEUS_NAMESPACE` and `IMGPROXY_PROMETHEUS_BIND`), the
+/// collector (`--otel-endpoint`, `WEBIMAGE_OTEL_ENDPOINT`) and imgproxy's `IMGPROXY_OPEN_TELEMETRY_ENABLE`, which turns
+/// tracing on with the `OTEL_*` variables' collector (the OpenTelemetry default, `http://localhost:4318`, when none
+/// names one).
+extension Settings {
+    static let metricsNamespace = Setting<String>(
+        "metrics-namespace", .text, imgproxy: ["IMGPROXY_PROMETHEUS_NAMESPACE"])
+    static let prometheusBind = Setting<BindAddress>(
+        "prometheus-bind", BindAddress.parser, imgproxy: ["IMGPROXY_PROMETHEUS_BIND"])
+    static let otelEndpoint = Setting<String>("otel-endpoint", .text)
+    static let openTelemetry = Setting<Bool>(nil, .boolean, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_ENABLE"])
+
+    /// The telemetry settings, for ``all``.
+    static let telemetry: [any SettingVariables] = [metricsNamespace, prometheusBind, otelEndpoint, openTelemetry]
+}

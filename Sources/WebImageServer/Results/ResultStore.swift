@@ -34,9 +34,15 @@ final class ResultStore: Sendable {
     /// slower tier is kept in the faster ones).
     func cached(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
         if let hit = await local(key) { return hit }
-        guard let shared, let object = await shared.result(source: key.source, identity: key.identity) else {
-            return nil
-        }
+        guard let shared,
+            let object = await tracing.stage(
+                "shared cache",
+                { span in
+                    let object = await shared.result(source: key.source, identity: key.identity)
+                    span?.attributes["webimage.cache"] = object == nil ? "miss" : "shared"
+                    return object
+                })
+        else { return nil }
         let created = object.metadata["created"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? Date()
         let stored = StoredResult(
             data: object.data, format: ImageFormat.sniff(object.data), created: created,

@@ -73,8 +73,8 @@ public final class ImageServer: Sendable {
             configuration.info.isEnabled
             ? InfoResponder(
                 parser: InfoURLParser(signer: configuration.signer, configuration: configuration.info), policy: policy,
-                fetcher: fetcher, gate: gate, secret: RequestSecret(configuration.secret), limits: limits,
-                ttl: configuration.ttl) : nil
+                fetcher: fetcher, gate: gate, metrics: metrics, secret: RequestSecret(configuration.secret),
+                limits: limits, ttl: configuration.ttl) : nil
         responder = ImageResponder(
             parser: ImageURLParser(
                 signer: configuration.signer, presets: configuration.presets,
@@ -128,7 +128,10 @@ public final class ImageServer: Sendable {
         }
         if let info {
             let answer: @Sendable (Request, Context) async throws -> Response = { request, context in
-                await info.respond(path: Self.imagePath(request, context: context), request: request)
+                let start = ContinuousClock.now
+                let outcome = await info.respond(path: Self.imagePath(request, context: context), request: request)
+                log.record(outcome, method: request.method, seconds: start.secondsUntilNow)
+                return outcome.response
             }
             group.get("info/**", use: answer)
             group.head("info/**", use: answer)

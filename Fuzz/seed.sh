@@ -24,7 +24,8 @@ i=0
 for path in '/_/plain/http://a/b.png' '/_/avg:1:0/dc:1:1/bh:4:3/th:1/ph:1/p:16/plain/http://a/b.png' \
     '/_/a:1:1/cs:1/b:1/sf:1/pn:1/chs:md5:sha1:sha256:sha512/exif:1:1/xmp:1/plain/http://a/b.png' \
     '/_/bh:9:9/p:256/msr:0.5/msfs:99999999999/exp:99999999999/pr:p/aHR0cDovL2EvYi5wbmc' \
-    '/_/bh:-1:1e9/p:1/cb:x/plain/local:///b.png'; do
+    '/_/bh:-1:1e9/p:1/cb:x/plain/local:///b.png' \
+    '/_/hs:sha256:00ff/vm:1/vts:1e308/vtk:1/iptc:1/do:0/cl:0:face/c:0:0:ce/op:ce:0:0/pg:0/bc:0/ct:/plain/http://a/b.png'; do
     printf '%s' "$path" > "$root/fuzz-info-url/path$i"
     i=$((i + 1))
 done

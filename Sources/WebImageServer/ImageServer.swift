@@ -76,8 +76,8 @@ public final class ImageServer: Sendable {
             configuration.info.isEnabled
             ? InfoResponder(
                 parser: InfoURLParser(signer: configuration.signer, configuration: configuration.info), policy: policy,
-                fetcher: fetcher, gate: gate, secret: RequestSecret(configuration.secret), limits: limits,
-                ttl: configuration.ttl) : nil
+                fetcher: fetcher, gate: gate, metrics: metrics, secret: RequestSecret(configuration.secret),
+                limits: limits, ttl: configuration.ttl) : nil
         responder = ImageResponder(
             parser: ImageURLParser(
                 signer: configuration.signer, presets: configuration.presets,
@@ -126,19 +126,24 @@ public final class ImageServer: Sendable {
         let shared = configuration.sharedStore
         group.get("metrics") { _, _ in Self.metrics(responder.metrics, shared: shared) }
         if let purge { group.post("admin/purge") { request, _ in await purge.respond(request) } }
-        let image: @Sendable (Request, Context) async throws -> Response = { request, context in
-            let start = ContinuousClock.now
-            responder.metrics.started()
-            let outcome = await responder.respond(path: Self.imagePath(request, context: context), request: request)
-            let seconds = start.secondsUntilNow
-            responder.metrics.finished(seconds: seconds)
-            log.record(outcome, method: request.method, seconds: seconds)
-            return outcome.response
-        }
-        if let info {
-            let answer: @Sendable (Request, Context) async throws -> Response = { request, context in
-                await info.respond(path: Self.imagePath(request, context: context), request: request)
+        // An image or info request: timed, counted in progress, logged.
+        let metrics = responder.metrics
+        func handler(
+            _ respond: @escaping @Sendable (String, Request) async -> RequestOutcome
+        ) -> @Sendable (Request, Context) async throws -> Response {
+            { request, context in
+                let start = ContinuousClock.now
+                metrics.started()
+                let outcome = await respond(Self.imagePath(request, context: context), request)
+                let seconds = start.secondsUntilNow
+                metrics.finished(seconds: seconds)
+                log.record(outcome, method: request.method, seconds: seconds)
+                return outcome.response
             }
+        }
+        let image = handler { path, request in await responder.respond(path: path, request: request) }
+        if let info {
+            let answer = handler { path, request in await info.respond(path: path, request: request) }
             traced.get("info/**", use: answer)
             traced.head("info/**", use: answer)
         }

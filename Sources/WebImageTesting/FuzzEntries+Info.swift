@@ -30,6 +30,10 @@ extension FuzzEntries {
         precondition((0...256).contains(options.paletteColors), "palette colours outside 0...256")
         precondition(
             (0...9).contains(options.blurHashX) && (0...9).contains(options.blurHashY), "blurhash outside 0...9")
+        let hashsumKinds: Set = ["md5", "sha1", "sha256", "sha512"]
+        precondition(
+            options.hashsumType.map { hashsumKinds.contains($0) && !options.expectedHashsum.isEmpty } ?? true,
+            "a hashsum check of an unknown kind or without a digest")
         guard let report = try? options.report(for: infoPicture, maxResolution: 1_000_000) else { return }
         precondition(report.hasPrefix("{") && report.hasSuffix("}"), "the report is not a JSON object")
     }

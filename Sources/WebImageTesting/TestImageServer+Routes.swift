@@ -49,6 +49,7 @@ extension TestImageServer {
             reply.truncateAfter = count
             reply.chunked = true
         }
+        if let encoding = query["encoding"] { reply.headers.append(("Content-Encoding", encoding)) }
         if let type = query["type"] {
             reply.headers.removeAll { $0.0.lowercased() == "content-type" }
             reply.headers.append(("Content-Type", type))
@@ -111,8 +112,35 @@ extension TestImageServer {
         if etagMatches || dateMatches {
             return Reply(status: 304, headers: common, body: .bytes(Data()))
         }
-        return Reply(
-            status: 200, headers: [("Content-Type", resource.contentType)] + common, body: .bytes(resource.data))
+        let typed = [("Content-Type", resource.contentType), ("Accept-Ranges", "bytes")] + common
+        if let range = header("range") {
+            let count = resource.data.count
+            guard let bounds = Self.byteRange(range, count: count) else {
+                return Reply(status: 416, headers: [("Content-Range", "bytes */\(count)")], body: .bytes(Data()))
+            }
+            let start = resource.data.startIndex
+            let part = resource.data[(start + bounds.lowerBound)...(start + bounds.upperBound)]
+            let contentRange = ("Content-Range", "bytes \(bounds.lowerBound)-\(bounds.upperBound)/\(count)")
+            return Reply(status: 206, headers: typed + [contentRange], body: .bytes(Data(part)))
+        }
+        return Reply(status: 200, headers: typed, body: .bytes(resource.data))
+    }
+
+    /// The first and last byte of a single `bytes=first-last`, `bytes=first-` or `bytes=-suffix` range of a body of
+    /// `count` bytes; `nil` when it is another form or unsatisfiable.
+    static func byteRange(_ header: String, count: Int) -> ClosedRange<Int>? {
+        guard header.hasPrefix("bytes="), count > 0 else { return nil }
+        let spec = header.dropFirst(6)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        let (first, last) = (spec[..<dash], spec[spec.index(after: dash)...])
+        if first.isEmpty {
+            guard let suffix = Int(last), suffix > 0 else { return nil }
+            return max(0, count - suffix)...(count - 1)
+        }
+        guard let start = Int(first), start < count else { return nil }
+        guard !last.isEmpty else { return start...(count - 1) }
+        guard let end = Int(last), end >= start else { return nil }
+        return start...min(end, count - 1)
     }
 
     /// `size` bytes that sniff as JPEG, distinct per `name`.

@@ -12,7 +12,7 @@ import WebImage
 ///
 /// | path | response |
 /// |---|---|
-/// | a registered path | the bytes, with `ETag`/`Last-Modified`; 304 for a matching `If-None-Match`/`If-Modified-Since` |
+/// | a registered path | the bytes, with `ETag`/`Last-Modified`; 304 for a matching `If-None-Match`/`If-Modified-Since`; 206 for a single `Range` (416 when unsatisfiable) |
 /// | `/fixtures/<path>` | a file under ``Fixtures/directory`` |
 /// | `/generated/<name>?size=N` | N deterministic JPEG-looking bytes (default 100 000), distinct per name |
 /// | `/status/<code>` | that status with a short text body (429 adds `Retry-After`) |
@@ -24,7 +24,7 @@ import WebImage
 /// Query modifiers apply to every route: `delay=MS` (before the head), `gate=NAME` (hold until
 /// ``openGate(_:)``), `chunked=1` (no `Content-Length`), `chunk=BYTES` (write size), `drip=MS` (pause between
 /// chunks), `lie=N` (announce N bytes more than sent, then close), `truncate=N` (chunked, close after N bytes),
-/// `type=MIME` (override `Content-Type`).
+/// `type=MIME` (override `Content-Type`), `encoding=NAME` (add `Content-Encoding`, the body unchanged).
 public final class TestImageServer: Sendable {
     /// A registered resource.
     struct Resource: Sendable {

@@ -25,6 +25,8 @@ struct EncoderOptions: ParsableArguments {
     var webpCompression: String?
     @Option(help: "The AVIF encoder's speed, 0 (smallest files) to 9 (fastest) (IMGPROXY_AVIF_SPEED).")
     var avifSpeed: Int?
+    @Option(help: "libjxl's effort, 1 (fastest) to 9 (smallest files) (default: 3; IMGPROXY_JXL_EFFORT).")
+    var jxlEffort: Int?
     @Flag(
         inversion: .prefixedNo,
         help: "WebP whenever the client accepts it, whatever the URL asks (IMGPROXY_ENFORCE_WEBP).")
@@ -38,7 +40,7 @@ struct EncoderOptions: ParsableArguments {
     var stripMetadata: Bool?
     @Flag(
         inversion: .prefixedNo,
-        help: "Keep the EXIF copyright and artist when stripping metadata (default: on; IMGPROXY_KEEP_COPYRIGHT).")
+        help: "Keep the EXIF, XMP and IPTC copyright fields when stripping (default: on; IMGPROXY_KEEP_COPYRIGHT).")
     var keepCopyright: Bool?
     @Flag(
         inversion: .prefixedNo,
@@ -48,7 +50,7 @@ struct EncoderOptions: ParsableArguments {
     var autoRotate: Bool?
     @Flag(
         inversion: .prefixedNo,
-        help: "Decode a HEIC source's embedded thumbnail when it has one (default: off; IMGPROXY_ENFORCE_THUMBNAIL).")
+        help: "Decode a HEIC or AVIF source's embedded thumbnail, if any (default: off; IMGPROXY_ENFORCE_THUMBNAIL).")
     var enforceThumbnail: Bool?
     @Flag(
         inversion: .prefixedNo,
@@ -80,6 +82,7 @@ struct EncoderOptions: ParsableArguments {
             encoder.webpCompression = compression
         }
         encoder.avifSpeed = try Settings.avifSpeed.resolve(avifSpeed) ?? encoder.avifSpeed
+        encoder.jxlEffort = try Settings.jxlEffort.resolve(jxlEffort) ?? encoder.jxlEffort
         configuration.encoder = encoder
         configuration.enforcesWebP = try Settings.enforceWebP.resolve(enforceWebp) ?? false
         configuration.enforcesAVIF = try Settings.enforceAVIF.resolve(enforceAvif) ?? false

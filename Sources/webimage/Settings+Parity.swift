@@ -38,6 +38,7 @@ extension Settings {
     static let webpCompression = Setting<String>(
         "webp-compression", .text, imgproxy: ["IMGPROXY_WEBP_COMPRESSION"])
     static let avifSpeed = Setting<Int>("avif-speed", .integer, imgproxy: ["IMGPROXY_AVIF_SPEED"])
+    static let jxlEffort = Setting<Int>("jxl-effort", .integer, imgproxy: ["IMGPROXY_JXL_EFFORT"])
     static let enforceWebP = Setting<Bool>("enforce-webp", .boolean, imgproxy: ["IMGPROXY_ENFORCE_WEBP"])
     static let enforceAVIF = Setting<Bool>("enforce-avif", .boolean, imgproxy: ["IMGPROXY_ENFORCE_AVIF"])
 
@@ -58,7 +59,7 @@ extension Settings {
         allowSecurityOptions, allowedProcessingOptions, onlyPresets, skipProcessingFormats, stripMetadata,
         keepCopyright, stripColorProfile, autoRotate, enforceThumbnail, returnAttachment, maxAnimationFrameResolution,
         maxClients, logFormat, quality, formatQuality, jpegProgressive, pngInterlaced, pngQuantize,
-        pngQuantizationColors, webpCompression, avifSpeed, enforceWebP, enforceAVIF, fallbackImageData,
+        pngQuantizationColors, webpCompression, avifSpeed, jxlEffort, enforceWebP, enforceAVIF, fallbackImageData,
         fallbackImagePath, fallbackImageURL, fallbackImageHTTPCode, fallbackImageTTL,
     ]
 }

@@ -154,6 +154,65 @@ import WebImageTesting
         }
     }
 
+    /// `hashsum`: the source's digest checked against the URL's, 422 when they differ; `none` checks nothing.
+    @Test func hashsumIsChecked() async throws {
+        try await ServerHarness.run { harness in
+            let png = try ImageCoders.default.encode(Image(pixels: TestImages.geometry), as: .png, options: .default)
+            let sha256 = SHA256.hash(data: png).map { String(format: "%02x", $0) }.joined()
+            let md5 = Insecure.MD5.hash(data: png).map { String(format: "%02X", $0) }.joined()
+            for (option, status) in [
+                ("hs:sha256:\(sha256)", 200), ("hashsum:md5:\(md5)", 200), ("hs:none", 200), ("hs:none:abc", 200),
+                ("hs:sha256:\(String(sha256.reversed()))", 422), ("hs:sha1:00", 422), ("hs:crc32:00", 404),
+                ("hs:md5", 404), ("hs:md5:", 404), ("hs:md5:aa:bb", 404),
+            ] {
+                let response = try await harness.get(Self.infoURL(harness, option, "/geometry.png"))
+                #expect(response.status.code == status, "\(option): \(String(buffer: response.body))")
+            }
+        }
+    }
+
+    /// imgproxy Pro's other info options: those that change nothing the server can answer are taken (video ones,
+    /// `iptc`, the others at their defaults); asking for object detection, classification, crop coordinates, another
+    /// page, a cache bypass or cache tags answers 404 naming the option.
+    @Test func proOnlyOptionsAreTakenWhenTheyAskForNothing() async throws {
+        try await ServerHarness.run { harness in
+            let plain = try Self.json(try await harness.get(Self.infoURL(harness, "", "/geometry.png")))
+            let taken = [
+                "vm:1", "video_meta:0", "vts:2.5", "video_thumbnail_second:0", "vtk:1", "video_thumbnail_keyframes:0",
+                "iptc:1", "iptc:0", "do:0", "detect_objects:false", "cl:0", "classify:0:face:cat", "c:0:0",
+                "crop:0:0:ce", "op:ce:0:0", "obj_pos:ce", "objects_position:fp:0.5:0.5", "pg:0", "page:0", "bc:0",
+                "bypass_cache:f", "ct:", "vm:1/iptc:1/do:0/cl:0/c:0:0/pg:0/bc:0",
+            ]
+            for option in taken {
+                let response = try await harness.get(Self.infoURL(harness, option, "/geometry.png"))
+                #expect(response.status == .ok, "\(option): \(String(buffer: response.body))")
+                #expect(try Self.json(response).keys.sorted() == plain.keys.sorted(), "\(option)")
+            }
+            for (option, named) in [
+                ("do:1", "detect_objects"), ("detect_objects:true", "detect_objects"), ("cl:3", "classify"),
+                ("classify:1:face", "classify"), ("c:100:100", "crop"), ("crop:0.5:0", "crop"), ("pg:1", "page"),
+                ("page:2", "page"), ("bc:1", "bypass_cache"), ("ct:a:b", "cache_tags"), ("cache_tags:x", "cache_tags"),
+            ] {
+                let response = try await harness.get(Self.infoURL(harness, option, "/geometry.png"))
+                #expect(response.status == .notFound, "\(option)")
+                #expect(String(buffer: response.body) == "info option \(named) is not supported " + Self.feature(named))
+            }
+            for option in ["vm:1:1", "vts:x", "vts:-1", "cl:x", "cl:-1", "c:x:1", "pg:-1", "pg:a", "op:a:b:c:d", "cl"] {
+                let response = try await harness.get(Self.infoURL(harness, option, "/geometry.png"))
+                #expect(response.status == .notFound, "\(option): Pro's arguments are still checked")
+            }
+        }
+    }
+
+    static func feature(_ option: String) -> String {
+        let features = [
+            "detect_objects": "object detection", "classify": "classification", "crop": "crop coordinates",
+            "page": "pages other than the first", "bypass_cache": "imgproxy Pro's cache",
+            "cache_tags": "imgproxy Pro's cache",
+        ]
+        return "(\(features[option] ?? ""))\n"
+    }
+
     /// `--allowed-info-options`, info presets, only-presets and the security options when allowed.
     @Test func settings() async throws {
         let presets = try InfoConfiguration.presets(definitions: ["colors=avg:1/dc:1", "default=f:0"])
@@ -161,7 +220,9 @@ import WebImageTesting
             $0.info.allowedOptions = ["avg", "pr"]
             $0.info.presets = presets
         }) { harness in
-            #expect(try await harness.get(Self.infoURL(harness, "average:1", "/geometry.png")).status == .forbidden)
+            let forbidden = try await harness.get(Self.infoURL(harness, "average:1", "/geometry.png"))
+            #expect(forbidden.status == .notFound, "imgproxy's forbidden option: 404")
+            #expect(String(buffer: forbidden.body) == "forbidden info option average\n")
             let json = try Self.json(try await harness.get(Self.infoURL(harness, "pr:colors", "/geometry.png")))
             #expect(json["average"] != nil && json["dominant_colors"] != nil && json["format"] == nil)
         }

@@ -165,6 +165,26 @@ struct ParityOptionTests: OptionParsing {
         }
     }
 
+    /// `--jxl-effort` (imgproxy's `IMGPROXY_JXL_EFFORT`, 1 to 9) reaches the JPEG XL encoder as the library speed of
+    /// that effort; other formats and no setting leave the speed alone.
+    @Test func jxlEffortBecomesTheEncodersSpeed() throws {
+        for effort in 1...9 {
+            #expect(JXLCoder.effort(forSpeed: EncoderSettings.jxlSpeed(effort: effort)) == effort)
+            var settings = EncoderSettings()
+            settings.jxlEffort = effort
+            let speed = try #require(settings.encoding(for: .jxl, quality: 80).speed)
+            #expect(JXLCoder.effort(forSpeed: speed) == effort)
+            #expect(settings.encoding(for: .webp, quality: 80).speed == nil)
+            #expect(throws: Never.self) { try settings.validate() }
+        }
+        #expect(EncoderSettings().encoding(for: .jxl, quality: 80).speed == nil, "the library's default")
+        for effort in [0, 10, -1] {
+            var settings = EncoderSettings()
+            settings.jxlEffort = effort
+            #expect(throws: ImageServerConfigurationError.self) { try settings.validate() }
+        }
+    }
+
     @Test func goFloatSyntax() {
         #expect(GoFloat.parse("1") == 1 && GoFloat.parse("-1.5e2") == -150 && GoFloat.parse(".5") == 0.5)
         #expect(GoFloat.parse("1.") == 1 && GoFloat.parse("0X1.8P1") == 3 && GoFloat.parse("+Inf") == .infinity)

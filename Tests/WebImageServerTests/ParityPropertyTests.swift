@@ -56,6 +56,38 @@ struct ParityPropertyTests {
         #expect(parsed > 500, "the generator reaches valid option lists")
     }
 
+    /// Every option of the table, however it came in (the new ones included), with its sample arguments and one of
+    /// them replaced by a hostile value: parsed to bounded options that read back canonically, or refused, through
+    /// the fuzz target's entry point too.
+    @Test func everyTableOptionTakesHostileArguments() {
+        var generator = SplitMix(seed: 0x7AB1E)
+        var rules = OptionRules()
+        rules.allowsSecurityOptions = true
+        let parser = ImageURLParser(signer: nil, rules: rules)
+        var parsed: Set<String> = []
+        for entry in OptionTable.entries {
+            for _ in 0..<200 {
+                var args = entry.sample
+                if !args.isEmpty, generator.next() % 4 != 0 {
+                    args[Int(generator.next() % UInt64(args.count))] =
+                        Self.args[Int(generator.next() % UInt64(Self.args.count))]
+                }
+                if generator.next() % 5 == 0 { args.append(Self.args[Int(generator.next() % UInt64(Self.args.count))]) }
+                let name = entry.names[Int(generator.next() % UInt64(entry.names.count))]
+                let path = "/x/" + ([name] + args).joined(separator: ":") + "/plain/http://e.example/a.png"
+                FuzzEntries.url(Data(path.utf8))
+                guard let request = try? parser.parse(path, now: 0) else { continue }
+                parsed.insert(entry.name)
+                let options = request.options
+                #expect(options.width <= OptionArguments.maxInteger && options.maxBytes >= 0, "\(path)")
+                #expect(options.cropWidth.isFinite && options.blur <= OptionArguments.maxFloat, "\(path)")
+                let again = try? parser.parse("/x" + options.canonicalPath(source: request.source), now: 0)
+                #expect(again?.options == options, "\(path)")
+            }
+        }
+        #expect(parsed == Set(OptionTable.entries.map(\.name)), "every option parses with some arguments")
+    }
+
     @Test func randomListsOnRealPixelsNeverCrash() throws {
         var generator = SplitMix(seed: 0xD00D)
         var rules = OptionRules()

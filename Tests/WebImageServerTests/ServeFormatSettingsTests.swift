@@ -50,6 +50,36 @@ struct ServeFormatSettingsTests {
         }
     }
 
+    /// `IMGPROXY_JXL_EFFORT` (or `--jxl-effort`) reaches libjxl: efforts 1 and 9 make different files of one source,
+    /// and the same effort the same file.
+    @Test func jxlEffortFromImgproxysVariableOrItsFlag() async throws {
+        let origin = TestImageServer()
+        try await origin.start()
+        origin.register(ParityServerTests.noisy, at: "/noisy.jpg", contentType: "image/jpeg")
+        let settings: [([String], [String: String])] = [
+            ([], ["IMGPROXY_JXL_EFFORT": "1"]), (["--jxl-effort", "9"], ["IMGPROXY_JXL_EFFORT": "1"]),
+            (["--jxl-effort", "1"], [:]),
+        ]
+        var files: [Data] = []
+        do {
+            for (arguments, environment) in settings {
+                _ = try await ServeLifecycleTests.serve(environment: environment, arguments: arguments) { base in
+                    let url = "\(base)/insecure/w:200/plain/\(origin.url("/noisy.jpg").absoluteString)@jxl"
+                    let answer = try await ServeImgproxyEnvironmentTests.get(url)
+                    #expect(answer.headers["content-type"] == "image/jxl")
+                    files.append(answer.data)
+                }
+            }
+        } catch {
+            try await origin.shutdown()
+            throw error
+        }
+        try await origin.shutdown()
+        #expect(files.count == 3)
+        #expect(files.first != files.dropFirst().first, "effort 9 (the flag wins) is not effort 1")
+        #expect(files.first == files.last, "the variable and the flag give the same effort 1")
+    }
+
     /// The PNG's `gAMA` says linear light: ignored by default (128, as imgproxy), applied with `--png-gamma` (188).
     @Test(arguments: [([], 128), (["--png-gamma"], 188)])
     func pngGammaOnlyWithItsFlag(arguments: [String], expected: Int) async throws {

@@ -92,6 +92,7 @@ struct ServeLifecycleTests {
         (["--webp-compression", "tiny"], "--webp-compression"), (["--format-quality", "jpeg"], "--format-quality"),
         (["--format-quality", "jpeg=101"], "--format-quality"), (["--quality", "0"], "--quality"),
         (["--png-quantization-colors", "1"], "--png-quantization-colors"), (["--avif-speed", "10"], "--avif-speed"),
+        (["--jxl-effort", "0"], "--jxl-effort"),
         (["--skip-processing-formats", "jpeg,bogus"], "--skip-processing-formats"),
         (["--fallback-image-path", "/nonexistent/fallback.png"], "--fallback-image-path"),
         (["--fallback-image-data", "bm9wZQ=="], "--fallback-image-data"),
@@ -115,6 +116,7 @@ struct ServeLifecycleTests {
         ("IMGPROXY_LOG_FORMAT", "xml"), ("IMGPROXY_QUALITY", "high"), ("IMGPROXY_ENFORCE_WEBP", "maybe"),
         ("IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "ok"), ("IMGPROXY_MAX_CLIENTS", "many"),
         ("IMGPROXY_AUTO_JXL", "maybe"), ("IMGPROXY_ENFORCE_JXL", "2"), ("WEBIMAGE_PNG_GAMMA", "yes please"),
+        ("IMGPROXY_JXL_EFFORT", "max"),
     ])
     func environmentValuesThatDoNotParseExit64(name: String, value: String) async throws {
         let (status, error) = try await Self.runOffPool([], environment: [name: value])

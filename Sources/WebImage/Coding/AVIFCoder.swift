@@ -6,7 +6,8 @@ import Foundation
 /// sample (reduced to 8). The container's `irot`/`imir` are applied like an EXIF orientation, and an ICC profile
 /// in `colr` is converted to sRGB unless ``DecodingOptions/keepsColorProfile`` is set. The limits are checked from
 /// the container before any frame is decoded. AVIF has no decoder-side scaling, so ``DecodingOptions/targetSize``
-/// is left to the resampler.
+/// is left to the resampler. With ``DecodingOptions/prefersThumbnail``, a thumbnail the file carries is decoded
+/// instead, through libheif (``HEIFThumbnail``), as HEIC's.
 ///
 /// Encodes with ``EncodingOptions/quality`` mapped to libavif's quantizer and ``EncodingOptions/speed`` (default
 /// ``defaultSpeed``); animated images become AVIF sequences.
@@ -31,7 +32,12 @@ public struct AVIFCoder: ImageCoding {
 
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
         try data.withImageBytes { bytes throws(WebImageError) in
-            try AVIFDecoder(bytes, readsMetadata: options.keepsMetadata).decode(options: options)
+            if options.prefersThumbnail,
+                let thumbnail = try HEIFThumbnail.decode(bytes, options: options, format: .avif)
+            {
+                return thumbnail
+            }
+            return try AVIFDecoder(bytes, readsMetadata: options.keepsMetadata).decode(options: options)
         }
     }
 

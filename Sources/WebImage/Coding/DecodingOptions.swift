@@ -23,8 +23,8 @@ public struct DecodingOptions: Sendable, Hashable {
     /// browsers and Apple's ImageIO do. Default: `true`, so that a PNG shows as a browser shows it. `false` takes such
     /// samples for sRGB, as libpng, libvips and so imgproxy do (`webimage serve` turns it off unless `--png-gamma`).
     public var appliesPNGGamma: Bool
-    /// Decode a HEIF file's embedded thumbnail instead of its primary image, whatever ``targetSize`` is, when it
-    /// has one (imgproxy's `enforce_thumbnail`). Default: `false`. Other formats ignore it.
+    /// Decode a HEIF file's (HEIC or AVIF) embedded thumbnail instead of its primary image, whatever ``targetSize``
+    /// is, when it has one (imgproxy's `enforce_thumbnail`). Default: `false`. Other formats ignore it.
     public var prefersThumbnail: Bool
 
     /// Creates options; by default a full-size decode of every frame, upright, with the default limits.

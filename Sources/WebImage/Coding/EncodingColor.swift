@@ -1,8 +1,8 @@
 import Foundation
 
 /// The colours and metadata an encoder writes: the image's pixels and profile as they are when the options embed the
-/// profile, otherwise sRGB pixels and no profile; the image's EXIF block and XMP packet when the options embed
-/// metadata.
+/// profile, otherwise sRGB pixels and no profile; the image's EXIF block, XMP packet and IPTC when the options embed
+/// metadata, or only their copyright fields when they keep the copyright.
 struct EncodingColor {
     /// The frames to encode.
     let frames: [ImageFrame]
@@ -12,6 +12,8 @@ struct EncodingColor {
     let exif: Data?
     /// The XMP packet to embed, if any.
     let xmp: Data?
+    /// The IPTC (Photoshop image resources) to embed, if any; only the JPEG encoder writes it.
+    let iptc: Data?
 
     /// Prepares `image` (all frames, or the first when `options` ask for it) for an encoder.
     init(_ image: Image, options: EncodingOptions) {
@@ -20,7 +22,14 @@ struct EncodingColor {
             options.embedsMetadata
             ? image.exif.flatMap { $0.isEmpty ? nil : $0 }
             : options.keepsCopyright ? image.exif.flatMap(EXIFCopyright.block) : nil
-        xmp = options.embedsMetadata ? image.xmp.flatMap { $0.isEmpty ? nil : $0 } : nil
+        xmp =
+            options.embedsMetadata
+            ? image.xmp.flatMap { $0.isEmpty ? nil : $0 }
+            : options.keepsCopyright ? image.xmp.flatMap(XMPCopyright.packet) : nil
+        iptc =
+            options.embedsMetadata
+            ? image.iptc.flatMap { $0.isEmpty ? nil : $0 }
+            : options.keepsCopyright ? image.iptc.flatMap(IPTCMetadata.copyright) : nil
         guard let profile = image.colorProfile, !profile.isEmpty else {
             (self.frames, self.profile) = (frames, nil)
             return

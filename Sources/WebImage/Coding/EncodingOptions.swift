@@ -12,12 +12,15 @@ public struct EncodingOptions: Sendable, Hashable {
     /// Embed the image's ICC profile (``Image/colorProfile``) and keep its pixels as they are. Default: `false`,
     /// which converts such pixels to sRGB and writes no profile (the smallest files; sRGB is what browsers assume).
     public var embedsColorProfile: Bool
-    /// Write the image's EXIF block (``Image/exif``): JPEG `APP1`, PNG `eXIf`, WebP `EXIF`, AVIF `Exif` item; and its
-    /// XMP packet (``Image/xmp``): JPEG `APP1`, PNG `iTXt`, WebP `XMP `, AVIF `mime` item.
+    /// Write the image's EXIF block (``Image/exif``): JPEG `APP1`, PNG `eXIf`, WebP `EXIF`, AVIF `Exif` item; its
+    /// XMP packet (``Image/xmp``): JPEG `APP1`, PNG `iTXt`, WebP `XMP `, AVIF `mime` item; and its IPTC
+    /// (``Image/iptc``): JPEG `APP13`.
     /// Default: `false`, which strips it (imgproxy's `strip_metadata`, on by default). GIF has no place for it.
     public var embedsMetadata: Bool
-    /// Without ``embedsMetadata``, still write the EXIF `Artist` and `Copyright` tags of the image's EXIF block, in
-    /// an EXIF block of their own (imgproxy's `keep_copyright`). Default: `false`.
+    /// Without ``embedsMetadata``, still write the image's copyright fields, as imgproxy's `keep_copyright` keeps
+    /// them: the EXIF `Artist` and `Copyright` tags in an EXIF block of their own, the XMP rights properties
+    /// (`dc:rights`, `dc:creator`, `dc:contributor`, `dc:publisher`, `xmpRights:*`, `cc:*`) in a packet of their own,
+    /// and (JPEG only) the IPTC By-line, Credit and Copyright Notice. Default: `false`.
     public var keepsCopyright: Bool
     /// Write a progressive JPEG (several scans, coarse to fine) or an interlaced PNG (Adam7), which a browser can
     /// show before the last byte arrives (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE` and `IMGPROXY_PNG_INTERLACED`).

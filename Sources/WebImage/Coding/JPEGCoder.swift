@@ -58,6 +58,7 @@ public struct JPEGCoder: ImageCoding {
         }
         var data = Data(bytes: output, count: Int(size))
         if let profile = color.profile { data = try ICCProfileWriter.jpeg(data, profile: profile) }
+        if let iptc = color.iptc { data = try IPTCMetadata.jpeg(data, resources: iptc) }
         if let xmp = color.xmp { data = try XMPMetadata.jpeg(data, xmp: xmp) }
         if let exif = color.exif { data = try EXIFMetadata.jpeg(data, exif: exif) }
         return data
@@ -116,7 +117,8 @@ public struct JPEGCoder: ImageCoding {
             frames: [ImageFrame(pixels: pixels)], format: .jpeg, sourceOrientation: orientation, isOpaque: true,
             colorProfile: color.keptProfile,
             exif: EXIFMetadata.kept(EXIFReader.jpegEXIF(bytes), options: options),
-            xmp: XMPMetadata.kept(XMPMetadata.jpegPacket(bytes), options: options))
+            xmp: XMPMetadata.kept(XMPMetadata.jpegPacket(bytes), options: options),
+            iptc: IPTCMetadata.kept(bytes, options: options))
     }
 }
 

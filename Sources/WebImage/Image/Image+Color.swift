@@ -9,7 +9,7 @@ extension Image {
         guard let transform = ColorTransforms.transform(for: profile, source: .rgba) else {
             return Image(
                 frames: frames, loopCount: loopCount, format: format, scale: scale,
-                sourceOrientation: sourceOrientation, isOpaque: isOpaque, exif: exif, xmp: xmp)
+                sourceOrientation: sourceOrientation, isOpaque: isOpaque, exif: exif, xmp: xmp, iptc: iptc)
         }
         let converted = frames.map { frame in
             var bytes = frame.pixels.bytes
@@ -19,6 +19,6 @@ extension Image {
         }
         return Image(
             frames: converted, loopCount: loopCount, format: format, scale: scale,
-            sourceOrientation: sourceOrientation, isOpaque: isOpaque, exif: exif, xmp: xmp)
+            sourceOrientation: sourceOrientation, isOpaque: isOpaque, exif: exif, xmp: xmp, iptc: iptc)
     }
 }

@@ -26,12 +26,15 @@ public final class Image: Sendable {
     public let exif: Data?
     /// The source's XMP packet, kept and written under the same options as ``exif``.
     public let xmp: Data?
+    /// The source's IPTC: the Photoshop image resources of a JPEG's `APP13` segment (without its `Photoshop 3.0\0`
+    /// prefix), kept under the same options as ``exif`` and written by the JPEG encoder.
+    public let iptc: Data?
 
     /// Creates an image from frames that all share one size.
     public init(
         frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .unknown, scale: Double = 1,
         sourceOrientation: ImageOrientation = .up, isOpaque: Bool? = nil, colorProfile: Data? = nil,
-        exif: Data? = nil, xmp: Data? = nil
+        exif: Data? = nil, xmp: Data? = nil, iptc: Data? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         precondition(frames.allSatisfy { $0.pixels.size == frames[0].pixels.size }, "frames differ in size")
@@ -44,6 +47,7 @@ public final class Image: Sendable {
         self.colorProfile = colorProfile
         self.exif = exif
         self.xmp = xmp
+        self.iptc = iptc
     }
 
     /// A still image of one pixel buffer.
@@ -70,6 +74,6 @@ public final class Image: Sendable {
     public func withFrames(_ frames: [ImageFrame]) -> Image {
         Image(
             frames: frames, loopCount: loopCount, format: format, scale: scale, sourceOrientation: sourceOrientation,
-            colorProfile: colorProfile, exif: exif, xmp: xmp)
+            colorProfile: colorProfile, exif: exif, xmp: xmp, iptc: iptc)
     }
 }

@@ -40,7 +40,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
 
     func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let status = Int(head.status.code)
-        let expected = head.headers.first(name: "content-length").flatMap { Int($0) }
+        // A 304 or 204 has no body whatever its `Content-Length` says (a 304's is the representation's length).
+        let hasBody = status != 304 && status != 204
+        let expected = hasBody ? head.headers.first(name: "content-length").flatMap { Int($0) } : nil
         let redirect = [301, 302, 303, 307, 308].contains(status) ? head.headers.first(name: "location") : nil
         if redirect == nil, let expected, expected > limit {
             return task.eventLoop.makeFailedFuture(

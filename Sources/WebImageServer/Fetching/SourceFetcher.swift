@@ -17,6 +17,8 @@ final class SourceFetcher: Sendable {
 
     let manager: ImageManager
     private let loaderOptions: ImageLoaderOptions
+    /// The loaders that reach origins, without the cache or the shared tier, for ``passThrough(_:headers:maxSize:)``.
+    private let origins: OriginLoader
 
     /// A fetcher whose downloads are counted in `metrics`. Each download holds a place in the processing queue
     /// (``ProcessingGate/reserve()``), so as many may run at once as there are slots and queue places: the loader's
@@ -40,6 +42,7 @@ final class SourceFetcher: Sendable {
         // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).
         let origins = OriginLoader([http] + (s3Sources.map { [S3ImageLoader(client: $0)] } ?? []), metrics: metrics)
+        self.origins = origins
         let network: any ImageLoading = shared.map { SharedStoreLoader(upstream: origins, store: $0) } ?? origins
         manager = ImageManager(
             configuration: .init(
@@ -61,6 +64,28 @@ final class SourceFetcher: Sendable {
             throw Self.map(WebImageError(.bodyTooLarge, "source file is too big", url: url))
         }
         return Source(data: data, lastModified: result.validators.lastModified)
+    }
+
+    /// The origin's answer to `url` as it is, whatever its status (imgproxy's stream of a `raw` request): `headers`
+    /// are sent with the request, and the body is read whole under the largest source file (`maxSize` when given),
+    /// the download timeout, the redirect limit and the address rules, never from or into the cache. A source that is
+    /// not HTTP(S) (`local://`, `s3://`) is fetched as ``fetch(_:maxSize:)`` fetches it and answered as a 200.
+    func passThrough(
+        _ url: URL, headers: ImageHTTPHeaders, maxSize: Int? = nil
+    ) async throws(ImageServerError) -> ImageResponse {
+        guard HTTPImageLoader.canLoadScheme(of: url) else {
+            let source = try await fetch(url, maxSize: maxSize)
+            var fields = ImageHTTPHeaders()
+            if let lastModified = source.lastModified { fields["Last-Modified"] = lastModified }
+            return ImageResponse(data: source.data, url: url, httpStatus: 200, headers: fields)
+        }
+        var options = loaderOptions
+        if let maxSize { options.maxBodySize = maxSize }
+        options.requestModifier = .headers(headers)
+        options.responseValidator = .acceptAll
+        do { return try await origins.load(ImageLoadRequest(url: url, options: options)) } catch {
+            throw Self.map(error)
+        }
     }
 
     /// The most downloads at once: one per processing slot and queue place (each download holds one).

@@ -24,15 +24,7 @@ struct ImageResponder: Sendable {
     let configuration: ImageServerConfiguration
 
     /// A response and what the request log and the metrics say about it.
-    struct Outcome: Sendable {
-        var response: Response
-        /// How it was answered.
-        var cache = CacheOutcome.none
-        /// The source's host (or `local`), never the full URL.
-        var sourceHost = ""
-        /// Response body bytes.
-        var bytes = 0
-    }
+    typealias Outcome = RequestOutcome
 
     func respond(path: String, request: Request) async -> Outcome {
         let now = Int(Date().timeIntervalSince1970)
@@ -52,7 +44,7 @@ struct ImageResponder: Sendable {
             }
         }
         metrics.bytesOut.increment(by: outcome.bytes)
-        metrics.request(status: outcome.response.status.code, cache: outcome.cache)
+        metrics.request(status: outcome.response.status.code, cache: outcome.cache, endpoint: .image)
         return outcome
     }
 
@@ -253,25 +245,5 @@ struct ImageResponder: Sendable {
         if stem.isEmpty { stem = "image" }
         let type = parsed.options.returnAttachment ? "attachment" : "inline"
         return "\(type); filename=\"\(stem)\(format.map { "." + $0.fileExtension } ?? "")\""
-    }
-
-    /// Runs `work`, or answers 503 once `limit` has passed (the shared work goes on for other callers).
-    func withDeadline<T: Sendable>(
-        _ limit: Duration, _ work: @escaping @Sendable () async throws(ImageServerError) -> T
-    ) async throws(ImageServerError) -> T {
-        let outcome = await withTaskGroup(of: Result<T, ImageServerError>?.self) { group in
-            group.addTask {
-                do throws(ImageServerError) { return .success(try await work()) } catch { return .failure(error) }
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return Task.isCancelled ? nil : .failure(ImageServerError(status: 503, "request timed out"))
-            }
-            var first: Result<T, ImageServerError>?
-            while first == nil, let next = await group.next() { first = next }
-            group.cancelAll()
-            return first ?? .failure(ImageServerError(status: 503, "request timed out"))
-        }
-        return try outcome.get()
     }
 }

@@ -62,6 +62,20 @@ enum InfoOptionTable {
             }
             o.hashsums = kinds
         }
+        add(["hashsum", "hs"]) { args, o, _ throws(ImageServerError) in
+            try OptionArguments.ensureMax("hashsum", args, 2)
+            let kind = args[0]
+            if kind == "none" {
+                (o.hashsumType, o.expectedHashsum) = (nil, "")
+                return
+            }
+            guard InfoHashsums.kinds.contains(kind) else {
+                throw .argument("hashsum", kind, "none, md5, sha1, sha256 or sha512")
+            }
+            guard args.count == 2, !args[1].isEmpty else { throw .invalid("invalid hashsum arguments: no hashsum") }
+            (o.hashsumType, o.expectedHashsum) = (kind, args[1])
+        }
+        addProOnly(to: &table)
         add(["cachebuster", "cb"]) { args, o, _ throws(ImageServerError) in
             o.cacheBuster = try OptionsParser.single("cachebuster", args) { _, value in value }
         }
@@ -80,6 +94,54 @@ enum InfoOptionTable {
         }
         return table
     }()
+
+    /// imgproxy Pro's info options that need what this server does not have (docs/info.md, "imgproxy Pro's other
+    /// info options"), read with Pro's arguments. Those of video sources (`video_meta`, `video_thumbnail_second`,
+    /// `video_thumbnail_keyframes`) and `iptc` change nothing in an answer the server can give, and are taken
+    /// whatever they say; the others are taken when they ask for nothing (their defaults: `detect_objects:0`,
+    /// `classify:0`, `crop:0:0`, `page:0`, `bypass_cache:0`, `cache_tags` without tags; `objects_position` only matters
+    /// to a crop), and otherwise answered 404 naming the option, as imgproxy answers an option it cannot apply, rather
+    /// than with a silently incomplete report.
+    private static func addProOnly(to table: inout [String: Apply]) {
+        func add(_ names: [String], _ apply: @escaping Apply) { for name in names { table[name] = apply } }
+        for names in [["video_meta", "vm"], ["video_thumbnail_keyframes", "vtk"], ["iptc"]] {
+            add(names) { args, _, _ throws(ImageServerError) in _ = try Self.bool(names[0], args) }
+        }
+        add(["video_thumbnail_second", "vts"]) { args, _, _ throws(ImageServerError) in
+            _ = try OptionsParser.single("video_thumbnail_second", args, OptionArguments.nonNegativeFloat)
+        }
+        add(["detect_objects", "do"]) { args, _, _ throws(ImageServerError) in
+            if try Self.bool("detect_objects", args) { throw Self.unsupported("detect_objects", "object detection") }
+        }
+        add(["classify", "cl"]) { args, _, _ throws(ImageServerError) in
+            guard !args.isEmpty else { throw .invalid("invalid classify arguments: top_k expected") }
+            let top = try OptionArguments.nonNegativeInteger("classify", args[0])
+            if top > 0 { throw Self.unsupported("classify", "classification") }
+        }
+        add(["crop", "c"]) { args, _, _ throws(ImageServerError) in
+            var crop = ProcessingOptions()
+            try OptionsParser.applyCrop(args, to: &crop)
+            if crop.cropWidth > 0 || crop.cropHeight > 0 { throw Self.unsupported("crop", "crop coordinates") }
+        }
+        add(["objects_position", "obj_pos", "op"]) { args, _, _ throws(ImageServerError) in
+            try OptionArguments.ensureMax("objects_position", args, 3)
+        }
+        add(["page", "pg"]) { args, _, _ throws(ImageServerError) in
+            let page = try OptionsParser.single("page", args, OptionArguments.nonNegativeInteger)
+            if page > 0 { throw Self.unsupported("page", "pages other than the first") }
+        }
+        add(["bypass_cache", "bc"]) { args, _, _ throws(ImageServerError) in
+            if try Self.bool("bypass_cache", args) { throw Self.unsupported("bypass_cache", "imgproxy Pro's cache") }
+        }
+        add(["cache_tags", "ct"]) { args, _, _ throws(ImageServerError) in
+            if args.contains(where: { !$0.isEmpty }) { throw Self.unsupported("cache_tags", "imgproxy Pro's cache") }
+        }
+    }
+
+    /// The 404 of a Pro option asking for `feature`.
+    private static func unsupported(_ option: String, _ feature: String) -> ImageServerError {
+        .invalid("info option \(option) is not supported (\(feature))")
+    }
 
     private static func bool(_ option: String, _ args: [String]) throws(ImageServerError) -> Bool {
         try OptionsParser.bool(option, args)

@@ -44,6 +44,11 @@ public struct InfoOptions: Sendable, Hashable {
     public var perceptualHash = false
     /// `calc_hashsums`/`chs`: `md5`, `sha1`, `sha256`, `sha512`, each once, in the order given.
     public var hashsums: [String] = []
+    /// `hashsum`/`hs`'s type (`md5`, `sha1`, `sha256`, `sha512`): the source's digest must be ``expectedHashsum``,
+    /// else 422; `nil` (`none`, the default) checks nothing.
+    public var hashsumType: String?
+    /// `hashsum`/`hs`'s expected digest, hexadecimal (compared ignoring case).
+    public var expectedHashsum = ""
     /// `cachebuster`/`cb`: changes the URL, nothing else.
     public var cacheBuster = ""
     /// `expires`/`exp`: a Unix time after which the URL is refused (404); `nil` never.

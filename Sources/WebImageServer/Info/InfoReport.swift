@@ -8,12 +8,17 @@ enum InfoReport {
 
     /// The JSON of `data` under `options`, decoding only what the options need, at most `maxResolution` pixels.
     ///
-    /// - Throws: ``ImageServerError``: 422 for a source that is not an image the server reads, beyond the resolution
-    ///   limit, or (when the pixels or the frames are needed) that does not decode. Metadata that does not decode is
-    ///   left out.
+    /// - Throws: ``ImageServerError``: 422 for a source whose digest is not `hashsum`'s, that is not an image the
+    ///   server reads, beyond the resolution limit, or (when the pixels or the frames are needed) that does not
+    ///   decode. Metadata that does not decode is left out.
     static func make(
         _ data: Data, options: InfoOptions, maxResolution: Int, coders: ImageCoders = .default
     ) throws(ImageServerError) -> JSONValue {
+        if let kind = options.hashsumType,
+            InfoHashsums.digest(kind, of: data) != options.expectedHashsum.lowercased()
+        {
+            throw ImageServerError(status: 422, "source image hashsum mismatch")
+        }
         let info: ImageInfo
         do { info = try coders.info(of: data) } catch {
             throw ImageServerError(status: 422, "source is not a supported image")

@@ -44,7 +44,7 @@ public struct InfoURLParser: Sendable {
             let (urlOptions, rest) = URLOption.split(parts)
             for option in urlOptions {
                 if !configuration.allowedOptions.isEmpty, !configuration.allowedOptions.contains(option.name) {
-                    throw ImageServerError(status: 403, "info option \(option.name.prefix(64)) is not allowed")
+                    throw .invalid("forbidden info option \(option.name.prefix(64))")
                 }
                 try apply(option, to: &options, used: [], context: context)
             }

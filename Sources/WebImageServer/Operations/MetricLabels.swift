@@ -1,3 +1,11 @@
+/// Which endpoint answered a request, as the `endpoint` label of `webimage_requests_total` and the request log say it.
+enum Endpoint: String, Sendable, CaseIterable {
+    /// An image (processing or `raw`) URL.
+    case image
+    /// `/info/...`.
+    case info
+}
+
 /// How a request was answered, as the `cache` label of `webimage_requests_total` and the request log say it.
 enum CacheOutcome: String, Sendable, CaseIterable {
     /// From the node's memory tier.

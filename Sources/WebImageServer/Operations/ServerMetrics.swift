@@ -11,7 +11,7 @@ import WebImageStores
 ///
 /// | name | type | labels |
 /// |---|---|---|
-/// | `webimage_requests_total` | counter | `status`, `cache` (``CacheOutcome``: `memory`, `disk`, `shared`, `miss`, `not_modified`, `forwarded`, `none`) |
+/// | `webimage_requests_total` | counter | `status`, `cache` (``CacheOutcome``: `memory`, `disk`, `shared`, `miss`, `not_modified`, `forwarded`, `none`), `endpoint` (``Endpoint``: `image`, `info`) |
 /// | `webimage_stage_duration_seconds` | histogram | `stage` (`queue_wait`, `download`, `decode`, `transform`, `encode`) |
 /// | `webimage_processing_queue_depth` | gauge | |
 /// | `webimage_processing_in_flight` | gauge | |
@@ -19,7 +19,7 @@ import WebImageStores
 /// | `webimage_bytes_out_total` | counter | (response body bytes) |
 /// | `webimage_origin_errors_total` | counter | `kind` (``OriginFailure``) |
 /// | `webimage_origin_fetches_total` | counter | (downloads from the origin, not cache hits) |
-/// | `webimage_processing_runs_total` | counter | (decode-transform-encode runs) |
+/// | `webimage_processing_runs_total` | counter | (decode-transform-encode runs, and `/info` analyses) |
 /// | `webimage_peer_forwards_total` | counter | (requests answered by the owner node, `--peer-forward`) |
 /// | `webimage_shared_store_errors_total` | counter | `operation` (`get`, `put`, `lease`, `head`; with a shared tier) |
 ///
@@ -85,15 +85,15 @@ final class ServerMetrics: Sendable {
         inFlight.set(0)
     }
 
-    /// Counts one answered request.
-    func request(status: Int, cache: CacheOutcome) {
+    /// Counts one answered request of `endpoint`.
+    func request(status: Int, cache: CacheOutcome, endpoint: Endpoint) {
         imgproxy.request(status: status)
-        let key = RequestLabels(status: status, cache: cache)
+        let key = RequestLabels(status: status, cache: cache, endpoint: endpoint)
         let counter = requestCounters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = CoreMetrics.Counter(
                 label: prefix + "webimage_requests_total",
-                dimensions: [("status", String(status)), ("cache", cache.rawValue)],
+                dimensions: [("status", String(status)), ("cache", cache.rawValue), ("endpoint", endpoint.rawValue)],
                 factory: factory)
             counters[key] = counter
             return counter
@@ -105,6 +105,7 @@ final class ServerMetrics: Sendable {
     private struct RequestLabels: Hashable {
         let status: Int
         let cache: CacheOutcome
+        let endpoint: Endpoint
     }
 
     /// Counts one failed origin fetch.

@@ -77,10 +77,11 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether the EXIF orientation is applied.
     public var autoRotate = true
     /// Whether the copyright and author survive ``stripMetadata`` (imgproxy's `keep_copyright`, on by default): the
-    /// EXIF `Copyright` and `Artist` tags are written in an EXIF block of their own.
+    /// EXIF `Copyright` and `Artist` tags, the XMP rights properties and (in JPEG) the IPTC By-line, Credit and
+    /// Copyright Notice are written alone (``EncodingOptions/keepsCopyright``).
     public var keepCopyright = true
-    /// Whether a HEIC source's embedded thumbnail is decoded instead of the full image, when it has one (imgproxy's
-    /// `enforce_thumbnail`).
+    /// Whether a HEIC or AVIF source's embedded thumbnail is decoded instead of the full image, when it has one
+    /// (imgproxy's `enforce_thumbnail`).
     public var enforceThumbnail = false
     /// The most bytes the result may take (imgproxy's `max_bytes`): a JPEG, WebP or AVIF result is encoded again at
     /// lower qualities until it fits, down to quality 10; 0 = no limit.

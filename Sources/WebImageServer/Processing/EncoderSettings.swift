@@ -2,7 +2,8 @@ import WebImage
 
 /// How the server encodes results, whatever the URL asks: the default qualities and each encoder's settings
 /// (imgproxy's `IMGPROXY_QUALITY`, `IMGPROXY_FORMAT_QUALITY`, `IMGPROXY_JPEG_PROGRESSIVE`, `IMGPROXY_PNG_INTERLACED`,
-/// `IMGPROXY_PNG_QUANTIZE`, `IMGPROXY_PNG_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_COMPRESSION`, `IMGPROXY_AVIF_SPEED`).
+/// `IMGPROXY_PNG_QUANTIZE`, `IMGPROXY_PNG_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_COMPRESSION`, `IMGPROXY_AVIF_SPEED`,
+/// `IMGPROXY_JXL_EFFORT`).
 public struct EncoderSettings: Sendable, Hashable {
     /// The quality when neither the URL nor ``formatQuality`` sets one. Default 80, as imgproxy's.
     public var quality = 80
@@ -21,6 +22,9 @@ public struct EncoderSettings: Sendable, Hashable {
     /// The AVIF encoder's speed, 0 (slowest, smallest) to 9 (imgproxy's range); `nil` uses the library's measured
     /// default.
     public var avifSpeed: Int?
+    /// libjxl's effort, 1 (fastest) to 9 (smallest files), imgproxy's range; `nil` uses the library's measured default
+    /// (``JXLCoder/defaultSpeed``, effort 3; imgproxy's default is 4).
+    public var jxlEffort: Int?
 
     /// imgproxy's defaults.
     public init() {}
@@ -46,9 +50,16 @@ public struct EncoderSettings: Sendable, Hashable {
             options.lossless = webpCompression == .lossless
             options.nearLossless = webpCompression == .nearLossless
         case .avif: options.speed = avifSpeed
+        case .jxl: options.speed = jxlEffort.map(Self.jxlSpeed(effort:))
         default: break
         }
         return options
+    }
+
+    /// The library's encoder speed that gives libjxl's `effort` (``JXLCoder/effort(forSpeed:)``), 1 to 9 (clamped).
+    static func jxlSpeed(effort: Int) -> Int {
+        let effort = min(max(effort, 1), 9)
+        return (0...10).first { JXLCoder.effort(forSpeed: $0) == effort } ?? JXLCoder.defaultSpeed
     }
 
     /// Throws for the first setting outside its range.
@@ -62,6 +73,9 @@ public struct EncoderSettings: Sendable, Hashable {
             pngQuantizationColors, in: 2...256, "png-quantization-colors", "must be between 2 and 256")
         if let avifSpeed {
             try ImageServerConfigurationError.check(avifSpeed, in: 0...9, "avif-speed", "must be between 0 and 9")
+        }
+        if let jxlEffort {
+            try ImageServerConfigurationError.check(jxlEffort, in: 1...9, "jxl-effort", "must be between 1 and 9")
         }
     }
 }

@@ -127,4 +127,17 @@ import Testing
             FormatsFixture.image("heic_rgb.heic"), options: DecodingOptions(prefersThumbnail: true))
         #expect(none.size == PixelSize(width: 128, height: 96), "the primary image when there is no thumbnail")
     }
+
+    @Test func anAVIFThumbnailIsDecodedThroughLibheifWhenPreferred() throws {
+        let data = try FormatsFixture.image("avif_thumb.avif")
+        let thumbnail = try AVIFCoder().decode(data, options: DecodingOptions(prefersThumbnail: true))
+        #expect(thumbnail.size == PixelSize(width: 32, height: 24) && thumbnail.format == .avif && thumbnail.isOpaque)
+        let full = try AVIFCoder().decode(data, options: DecodingOptions(targetSize: PixelSize(width: 8, height: 8)))
+        #expect(full.size == PixelSize(width: 128, height: 96), "only when preferred: libavif's primary image")
+        let none = try AVIFCoder().decode(
+            FormatsFixture.image("avif_8bit.avif"), options: DecodingOptions(prefersThumbnail: true))
+        #expect(none.size == PixelSize(width: 128, height: 96), "the primary image when there is no thumbnail")
+        let limited = DecodingOptions(limits: DecodingLimits(maxPixelsPerFrame: 100), prefersThumbnail: true)
+        #expect(throws: WebImageError.self) { try AVIFCoder().decode(data, options: limited) }
+    }
 }

@@ -44,6 +44,10 @@ for name in avif_irot1 avif_imir1 avif_irot3_imir0; do
 done
 avifdec -d 8 "$out/images/avif_p3.avif" "$work/avif_p3.png" >/dev/null
 convert "$work/avif_p3.png" -profile "$srgb" -strip "PNG32:$out/expected/avif_p3.avif.png"
+# AVIF with a 32-pixel thumbnail (libavif cannot write one; libheif can, with its AV1 encoder).
+heif-enc -A -q 90 -t 32 "$work/src_rgb.png" -o "$out/images/avif_thumb.avif" >/dev/null
+avifdec -d 8 "$out/images/avif_thumb.avif" "$work/avif_thumb.png" >/dev/null
+convert "$work/avif_thumb.png" -strip "PNG32:$out/expected/avif_thumb.avif.png"
 
 # HEIC: opaque, alpha, with a 32-pixel thumbnail, with an ICC profile.
 heif-enc -q 90 "$work/src_rgb.png" -o "$out/images/heic_rgb.heic" >/dev/null

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The embedded thumbnail of a HEIF container, for ``DecodingOptions/prefersThumbnail``: HEIC's (``HEICCoder``) and
+/// AVIF's, which libavif does not expose but libheif reads (with its AV1 decoder plugin, dav1d or libaom).
+enum HEIFThumbnail {
+    /// The smallest thumbnail of the primary image of the HEIF file `bytes`, decoded upright to sRGB (or keeping its
+    /// profile as `options` say) and labelled `format`; `nil` when there is none, or when libheif cannot read the
+    /// file or decode the thumbnail (the caller then decodes the primary image its own way).
+    ///
+    /// - Throws: ``WebImageError/Code/tooLarge`` when the thumbnail is over `options`' limits.
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, options: DecodingOptions, format: ImageFormat
+    ) throws(WebImageError) -> Image? {
+        let file: HEIFFile
+        do { file = try HEIFFile(bytes) } catch { return nil }
+        guard let primary = try? file.primaryImage(), let thumbnail = try? primary.thumbnail(covering: nil, any: true)
+        else { return nil }
+        let size = thumbnail.size
+        try options.limits.checkFrame(width: size.width, height: size.height)
+        let color = ColorHandling(profile: primary.iccProfile, options: options)
+        guard let pixels = try? thumbnail.decodeRGBA(color: color) else { return nil }
+        return Image(
+            frames: [ImageFrame(pixels: pixels)], format: format, isOpaque: thumbnail.hasAlpha ? nil : true,
+            colorProfile: color.keptProfile)
+    }
+}

@@ -9,9 +9,10 @@ enum EXIFMetadata {
     static let prefix: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
 
     /// The block to keep from `exif` (a TIFF structure, with or without the prefix): `nil` unless `options` keep
-    /// metadata, or when it is empty or too large. When the decoder turns pixels upright (from EXIF, or from a HEIF
-    /// container's `irot`/`imir`, which take precedence over EXIF there), the orientation tag is rewritten to 1, so
-    /// that a viewer of a re-encoded file does not turn the upright pixels a second time.
+    /// metadata, or when it is empty or too large. When the decoder turns pixels upright (from EXIF, from a HEIF
+    /// container's `irot`/`imir`, or from a JPEG XL codestream; the last two take precedence over EXIF), the
+    /// orientation tag is rewritten to 1, so that a viewer of a re-encoded file does not turn the upright pixels a
+    /// second time.
     static func kept(_ exif: UnsafeRawBufferPointer?, options: DecodingOptions) -> Data? {
         guard options.keepsMetadata, let exif else { return nil }
         let tiff = EXIFReader.withoutPrefix(exif)

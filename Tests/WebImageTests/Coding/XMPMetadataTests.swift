@@ -26,7 +26,7 @@ import Testing
         #expect(kept.exif != nil)
     }
 
-    @Test(arguments: [ImageFormat.jpeg, .png, .webp, .avif])
+    @Test(arguments: [ImageFormat.jpeg, .png, .webp, .avif, .jxl])
     func encodersWriteXMPOnlyWhenAsked(format: ImageFormat) throws {
         let (data, xmp) = try source()
         let image = try coders.decode(data, options: keep)

@@ -26,6 +26,15 @@ enum EXIFMetadata {
         return kept
     }
 
+    /// The EXIF data of a HEIF `Exif` item or a JPEG XL `Exif` box: after a 4-byte big-endian offset, from that offset
+    /// (where the TIFF header starts; 0, or 6 past an `Exif\0\0` prefix); `nil` when the offset points past the end.
+    static func tiff(afterOffsetIn block: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard block.count >= 4 else { return nil }
+        let offset = block.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        guard offset <= block.count - 4 else { return nil }
+        return UnsafeRawBufferPointer(rebasing: block[(4 + offset)...])
+    }
+
     /// `jpeg` with `exif` in an `APP1` segment right after `SOI` and any `APP0`.
     static func jpeg(_ jpeg: Data, exif: Data) throws(WebImageError) -> Data {
         try ICCProfileWriter.insertingAPP1(prefix: prefix, payload: exif, into: jpeg, what: "an EXIF block")

@@ -33,18 +33,9 @@ struct JXLMetadata {
         let boxes = boxes(bytes, memoryCap: memoryCap)
         return JXLMetadata(
             exif: boxes.exif.flatMap { box in
-                box.withUnsafeBytes { EXIFMetadata.kept(tiff(inEXIFBox: $0), options: options) }
+                box.withUnsafeBytes { EXIFMetadata.kept(EXIFMetadata.tiff(afterOffsetIn: $0), options: options) }
             },
             xmp: boxes.xmp.flatMap { box in box.withUnsafeBytes { XMPMetadata.kept($0, options: options) } })
-    }
-
-    /// The EXIF data of an `Exif` box's content: after the 4-byte big-endian offset, from that offset (where the TIFF
-    /// header starts; 0, or 6 past an `Exif\0\0` prefix); `nil` when the offset points past the end.
-    static func tiff(inEXIFBox box: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        guard box.count >= 4 else { return nil }
-        let offset = box.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-        guard offset <= box.count - 4 else { return nil }
-        return UnsafeRawBufferPointer(rebasing: box[(4 + offset)...])
     }
 
     /// The length of the boxes of `bytes` that are whole, from the start: 32-bit sizes, 64-bit ones (size 1) and a

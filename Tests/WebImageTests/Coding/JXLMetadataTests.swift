@@ -5,7 +5,7 @@ import Testing
 
 /// JPEG XL metadata: EXIF and XMP from the container's `Exif` and `xml ` boxes, plain or Brotli-compressed (`brob`),
 /// before or after the codestream, bounded like the other decoders'; the codestream's orientation alone turns the
-/// pixels; the encoder writes them back.
+/// pixels; the encoder writes them back. And HEIC's `Exif` and XMP items, read and written.
 @Suite struct JXLMetadataTests {
     private let keep = DecodingOptions(keepsMetadata: true)
 
@@ -141,5 +141,30 @@ import Testing
         let kept = try #require(try ImageCoders.default.decode(copyright, options: keep).exif)
         #expect(kept.range(of: Self.copyright) != nil)
         #expect(kept == EXIFCopyright.block(from: try #require(source.exif)), "the artist and copyright alone")
+    }
+
+    /// HEIC: heif-enc copies a JPEG's EXIF and XMP into `Exif` and `mime` items. The pixels are as stored (HEIF's
+    /// orientation is `irot`/`imir`, applied by libheif), so the kept EXIF tag says 1 whatever the options.
+    @Test func heicItemsAreReadAndWritten() throws {
+        let data = try FormatsFixture.image("heic_meta.heic")
+        for applies in [true, false] {
+            let image = try ImageCoders.default.decode(
+                data, options: DecodingOptions(appliesOrientation: applies, keepsMetadata: true))
+            #expect(image.size == PixelSize(width: 128, height: 96))
+            #expect(String(decoding: try #require(image.xmp), as: UTF8.self).contains(Self.creator))
+            #expect(try #require(image.exif).range(of: Self.copyright) != nil)
+            #expect(try orientation(image.exif) == .up, "applies orientation: \(applies)")
+        }
+        let plain = try ImageCoders.default.decode(data, options: .default)
+        #expect(plain.exif == nil && plain.xmp == nil)
+        guard ImageCoders.default.canEncode(.heic) else { return }
+        let source = try ImageCoders.default.decode(data, options: keep)
+        let written = try ImageCoders.default.encode(source, as: .heic, options: EncodingOptions(embedsMetadata: true))
+        let reread = try ImageCoders.default.decode(written, options: keep)
+        #expect(reread.exif == source.exif)
+        #expect(reread.xmp == source.xmp)
+        let stripped = try ImageCoders.default.decode(
+            try ImageCoders.default.encode(source, as: .heic, options: .default), options: keep)
+        #expect(stripped.exif == nil && stripped.xmp == nil)
     }
 }

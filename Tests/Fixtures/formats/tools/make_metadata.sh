@@ -1,12 +1,14 @@
 #!/bin/sh
-# Makes the JPEG XL metadata fixtures (jxl_meta_*) with libjxl's cjxl and their references with djxl (run from
-# anywhere; needs libjxl-tools, imagemagick, python3). Both carry the same EXIF block (Orientation 6, Artist,
-# Copyright, little-endian) and XMP packet (dc:creator):
+# Makes the metadata fixtures (jxl_meta_*, heic_meta) with libjxl's cjxl and libheif's heif-enc, and their references
+# with djxl and heif-convert (run from anywhere; needs libjxl-tools, libheif-examples, imagemagick, python3). All
+# carry the same EXIF block (Orientation 6, Artist, Copyright, little-endian) and XMP packet (dc:creator):
 # - jxl_meta_brob.jxl: cjxl's lossless recompression of a JPEG whose APP1 segments hold them; cjxl stores them in
 #   Brotli-compressed `brob` boxes (and, from the EXIF, orientation 6 in the codestream).
 # - jxl_meta_plain.jxl: a JPEG without metadata re-encoded by cjxl (a bare codestream, orientation 1), wrapped here
 #   in a container with an uncompressed `Exif` box before the codestream and an `xml ` box after it. Its EXIF says 6
 #   but its codestream says 1: the picture stays as stored.
+# - heic_meta.heic: heif-enc's encode of the same JPEG, which copies both into the file's `Exif` and XMP (`mime`)
+#   items, and leaves the pixels as stored (no `irot`): HEIF's EXIF orientation is not applied.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(dirname "$here")
@@ -50,6 +52,9 @@ signature = box(b"JXL ", b"\r\n\x87\n") + box(b"ftyp", b"jxl \x00\x00\x00\x00jxl
 exif = box(b"Exif", struct.pack(">I", 0) + open("exif.bin", "rb").read())
 open(sys.argv[1], "wb").write(signature + exif + box(b"jxlc", codestream) + box(b"xml ", open("xmp.bin", "rb").read()))
 PY
+heif-enc -q 90 meta.jpg -o "$out/images/heic_meta.heic" >/dev/null
+heif-convert "$out/images/heic_meta.heic" "$work/ref.png" >/dev/null
+convert "$work/ref.png" -strip "PNG32:$out/expected/heic_meta.heic.png"
 for name in jxl_meta_brob jxl_meta_plain; do
     djxl "$out/images/$name.jxl" "$work/ref.png" >/dev/null 2>&1
     convert "$work/ref.png" -depth 8 -strip "PNG32:$out/expected/$name.jxl.png"

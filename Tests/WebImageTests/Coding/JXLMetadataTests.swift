@@ -9,7 +9,7 @@ import Testing
 @Suite struct JXLMetadataTests {
     private let keep = DecodingOptions(keepsMetadata: true)
 
-    /// The XMP packet both fixtures carry (`tools/make_jxl_metadata.sh`).
+    /// The XMP packet the metadata fixtures carry (`tools/make_metadata.sh`).
     private static let creator = "<rdf:li>Jane Doe</rdf:li>"
     /// The copyright both fixtures' EXIF blocks carry.
     private static let copyright = Data("(c) 2026 Jane Doe".utf8)

@@ -29,13 +29,14 @@ struct JXLDecoder: ~Copyable {
         }
         var manager = wi_jxl_budget_manager(budget)
         guard let raw = JxlDecoderCreate(&manager) else {
+            let error = Self.startFailure(budget, "libjxl could not start")
             free(budget)
-            throw Self.refusal(memoryCap)
+            throw error
         }
         let runner = threads > 1 ? JxlThreadParallelRunnerCreate(&manager, threads) : nil
         var basic = JxlBasicInfo()
         do throws(WebImageError) {
-            if threads > 1, runner == nil { throw Self.refusal(memoryCap) }
+            if threads > 1, runner == nil { throw Self.startFailure(budget, "libjxl could not start its threads") }
             try Self.start(raw, bytes: bytes, events: events, runner: runner, budget: budget)
             guard JxlDecoderGetBasicInfo(raw, &basic) == JXL_DEC_SUCCESS else {
                 throw WebImageError(.corruptData, "the JPEG XL header is unreadable")
@@ -58,6 +59,13 @@ struct JXLDecoder: ~Copyable {
         let (planes, overflow) = max(limits.maxTotalBytes, 0).multipliedReportingOverflow(by: 4)
         let (cap, overflow2) = planes.addingReportingOverflow(64 << 20)
         return overflow || overflow2 ? Int.max : cap
+    }
+
+    /// The error for a decoder or runner libjxl could not make: the budget's refusal when it refused an allocation.
+    private static func startFailure(
+        _ budget: UnsafeMutablePointer<wi_jxl_budget>, _ message: String
+    ) -> WebImageError {
+        wi_jxl_budget_refused(budget) != 0 ? refusal(budget.pointee.cap) : WebImageError(.tooLarge, message)
     }
 
     /// The error for a refused allocation.

@@ -12,7 +12,7 @@ import Testing
     /// The XMP packet the metadata fixtures carry (`tools/make_metadata.sh`).
     private static let creator = "<rdf:li>Jane Doe</rdf:li>"
     /// The copyright both fixtures' EXIF blocks carry.
-    private static let copyright = Data("(c) 2026 Jane Doe".utf8)
+    private static var copyright: Data { Data("(c) 2026 Jane Doe".utf8) }
 
     private func orientation(_ exif: Data?) throws -> ImageOrientation {
         try #require(exif).withUnsafeBytes(EXIFReader.orientation(in:))

@@ -63,7 +63,7 @@ test-tsan: deps $(STORES_VENV)/bin/weed
 # any report fails. The CLI suites are skipped as for TSan: the code they drive is tested in-process.
 test-asan: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan --no-parallel --skip CLI \
-		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|Sniffing|Convolution|PixelBuffer|Metadata|BMP|TIFF|JXL|HEIC|ColorManagement|GreyProfile|FuzzRegression|SVG"
+		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|FormatsConformance|ManagerFormats|Sniffing|Convolution|PixelBuffer|Metadata|BMP|TIFF|JXL|HEIC|ColorManagement|GreyProfile|FuzzRegression|SVG"
 
 # Coverage-guided fuzzing with libFuzzer (Fuzz/, entry points in WebImageTesting/FuzzEntries.swift), under
 # AddressSanitizer. `make fuzz` runs each target FUZZ_SECONDS (default 300); `make fuzz-smoke` 30 s each (CI).

@@ -9,9 +9,13 @@
 #      libtiff's own `tiffcp -c none`, which only decompresses (no conversion to RGBA);
 #   5. JPEG XL decoding and encoding against djxl and cjxl (Benchmarks/formats-jxl.sh, which also runs alone);
 #   6. SVG rendering (librsvg and cairo, to 8-bit RGBA) against rsvg-convert (librsvg's own tool, writing PNG) and
-#      vips copy (libvips' svgload, writing .v), on generated documents at their own size and at twice it.
+#      vips copy (libvips' svgload, writing .v), on generated documents at their own size and at twice it;
+#   7. BMP and ICO decoding (ours in Swift) against Pillow (in process, its C decoders; RLE8 in Python) and vips copy
+#      (libvips loads both through ImageMagick), on the 2725x2225 photo as a 24-bit BMP, a 32-bit BMP with alpha
+#      (V5 header, bit fields), an RLE8 BMP (256 colours), and 256x256 icons with a PNG entry and a BMP entry.
 #   Benchmarks/formats.sh [BENCH_DIR]      (default ../shared/bench; its JPEGs are the inputs)
 #   ONLY=svg Benchmarks/formats.sh          (section 6 alone)
+#   ONLY=bmp Benchmarks/formats.sh          (section 7 alone)
 # Ours are in-process medians (webimage-bench). The tools run as processes: their time is the median of 9 runs
 # minus the median of 9 runs on a 16x16 file of the same format (process start, library and codec set-up), and
 # they write y4m, that is they skip the YUV to RGB conversion that ours includes.
@@ -84,8 +88,50 @@ PY
         done
     done
 }
+# Section 7: BMP and ICO from the 2725x2225 photo, decoded by ours and by Pillow in process (medians of at least 2 s,
+# Benchmarks/pillow_decode.py) and by vips as a process (start-up subtracted: a 16x16 file of the same kind).
+bmp_section() {
+    local photo="$BENCH_DIR/2569067123_aca715a2ee_o.jpg"
+    [ -x .venv-bench/bin/python ] || python3 -m venv .venv-bench
+    .venv-bench/bin/python -c 'import PIL' 2>/dev/null || .venv-bench/bin/pip install -q pillow
+    convert "$photo" -type TrueColor BMP3:"$work/photo-24.bmp"
+    convert "$photo" \( -size "$(identify -format %wx%h "$photo")" gradient: \) -alpha off -compose CopyOpacity \
+        -composite -define bmp:format=bmp4 BMP:"$work/photo-32-alpha.bmp"
+    convert "$photo" +dither -colors 256 -compress RLE BMP3:"$work/photo-rle8.bmp"
+    convert -size 16x16 xc:gray -type TrueColor BMP3:"$work/tiny.bmp"
+    .venv-bench/bin/python - "$photo" "$work" <<'PY'
+import sys
+from PIL import Image
+photo, work = sys.argv[1], sys.argv[2]
+icon = Image.open(photo).convert("RGBA").resize((256, 256), Image.LANCZOS)
+icon.putalpha(Image.linear_gradient("L").resize((256, 256)))
+icon.save(work + "/icon-png.ico", sizes=[(256, 256)])
+icon.save(work + "/icon-bmp.ico", sizes=[(256, 256)], bitmap_format="bmp")
+Image.new("RGBA", (16, 16)).save(work + "/tiny.ico", sizes=[(16, 16)], bitmap_format="bmp")
+PY
+    local vips_bmp_start vips_ico_start
+    vips_bmp_start=$(runs vips copy "$work/tiny.bmp" "$work/out.v")
+    vips_ico_start=$(runs vips copy "$work/tiny.ico" "$work/out.v")
+    echo
+    echo "### Decoding BMP and ICO (ours in Swift)"
+    echo
+    echo "| file | size | ours ms | Pillow ms (in process) | ours/Pillow | vips copy ms (ImageMagick loader, start-up subtracted) | ours/vips |"
+    echo "|---|---|---|---|---|---|---|"
+    for name in photo-24.bmp photo-32-alpha.bmp photo-rle8.bmp icon-png.ico icon-bmp.ico; do
+        local ours pillow start vips
+        ours=$($BIN/webimage-bench decode "$work/$name" | tail -1)
+        pillow=$(field median_ms "$(.venv-bench/bin/python Benchmarks/pillow_decode.py "$work/$name" | tail -1)")
+        case $name in *.ico) start=$vips_ico_start ;; *) start=$vips_bmp_start ;; esac
+        vips=$(python3 -c "print('%.3f' % ($(runs vips copy "$work/$name" "$work/out.v") - $start))")
+        echo "| $name | $(field size "$ours") | $(field median_ms "$ours") | $pillow | $(ratio "$(field median_ms "$ours")" "$pillow") | $vips | $(ratio "$(field median_ms "$ours")" "$vips") |"
+    done
+}
 if [ "${ONLY:-}" = svg ]; then
     svg_section
+    exit 0
+fi
+if [ "${ONLY:-}" = bmp ]; then
+    bmp_section
     exit 0
 fi
 srgb=/usr/share/color/icc/colord/sRGB.icc
@@ -192,5 +238,6 @@ for file in "$BENCH_DIR"/*.jpg "$BENCH_DIR"/*.jpeg; do
 done
 
 svg_section
+bmp_section
 echo
 Benchmarks/formats-jxl.sh "$BENCH_DIR"

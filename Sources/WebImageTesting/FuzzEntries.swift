@@ -32,14 +32,14 @@ public enum FuzzEntries {
 
     /// JPEG XL alone, through ``JXLCoder`` whatever the bytes sniff as (so that inputs whose signature a mutation
     /// broke still reach libjxl): the header information (counting frames), then a decode of every frame with the
-    /// colour profile kept.
+    /// colour profile and the metadata boxes kept.
     public static func jxl(_ data: Data) {
         let coder = JXLCoder()
         if let info = try? coder.info(of: data) {
             precondition(info.width > 0 && info.height > 0 && info.frameCount > 0, "JPEG XL info returned nothing")
         }
-        guard let image = try? coder.decode(data, options: DecodingOptions(limits: limits, keepsColorProfile: true))
-        else { return }
+        let options = DecodingOptions(limits: limits, keepsColorProfile: true, keepsMetadata: true)
+        guard let image = try? coder.decode(data, options: options) else { return }
         precondition(image.width > 0 && image.height > 0, "a JPEG XL decode returned an empty image")
     }
 

@@ -57,4 +57,20 @@ struct MetadataOptionTests {
         let kept = try processor.process(source, options: options, format: .webp)
         #expect(try ImageCoders.default.decode(kept.data, options: keep).xmp == xmp)
     }
+
+    /// A JPEG XL source's EXIF and XMP (Brotli-compressed boxes) reach `/info` and `keep_copyright` as a JPEG's do.
+    @Test func jpegXLMetadataReachesInfoAndKeepCopyright() throws {
+        let source = try Fixtures.data("formats/images/jxl_meta_brob.jxl")
+        let json = try InfoReport.make(source, options: InfoOptions(), maxResolution: 1 << 24).text
+        #expect(json.contains(#""Copyright":"(c) 2026 Jane Doe""#), "\(json)")
+        #expect(json.contains(#""Orientation":"6""#), "the EXIF block as stored")
+        #expect(json.contains(#""dc":{"creator":["Jane Doe"]}"#), "\(json)")
+        var options = ProcessingOptions()
+        options.width = 60
+        let result = try processor.process(source, options: options, format: .jpeg)
+        let exif = try #require(try ImageCoders.default.decode(result.data, options: keep).exif)
+        #expect(exif.range(of: Data("(c) 2026 Jane Doe".utf8)) != nil, "keep_copyright is on by default")
+        #expect(exif.range(of: Data([0x12, 0x01])) == nil, "nothing but the artist and copyright")
+        #expect(result.size == PixelSize(width: 60, height: 80), "turned once, by the codestream's orientation")
+    }
 }

@@ -92,6 +92,10 @@ enum BMPPixels {
         _ header: BMPHeader, _ masks: BMPMasks, _ data: UnsafeRawBufferPointer,
         into output: UnsafeMutableBufferPointer<UInt8>
     ) {
+        if header.bitCount == 32, let offsets = byteOffsets(masks) {
+            shuffled(header, offsets, data, into: output)
+            return
+        }
         let wide = header.bitCount == 32
         for row in 0..<header.height {
             var source = row * header.stride
@@ -104,6 +108,49 @@ enum BMPPixels {
                 output[target + 3] = masks.alpha.value(pixel)
                 source += wide ? 4 : 2
                 target += 4
+            }
+        }
+    }
+
+    /// Where red, green, blue and alpha are in the 4 bytes of a 32-bit pixel when each is one whole byte (BGRA, BGRX,
+    /// RGBA…: nearly every 32-bit BMP), alpha `nil` when absent; `nil` for other masks.
+    private static func byteOffsets(_ masks: BMPMasks) -> (red: Int, green: Int, blue: Int, alpha: Int?)? {
+        func offset(_ channel: BMPChannel) -> Int? {
+            channel.bits == 8 && channel.shift % 8 == 0 ? Int(channel.shift / 8) : nil
+        }
+        guard let red = offset(masks.red), let green = offset(masks.green), let blue = offset(masks.blue) else {
+            return nil
+        }
+        if masks.alpha.bits == 0 { return (red, green, blue, nil) }
+        guard let alpha = offset(masks.alpha) else { return nil }
+        return (red, green, blue, alpha)
+    }
+
+    /// 32-bit pixels whose channels are whole bytes, copied byte by byte (the rows were checked to be in `data`).
+    private static func shuffled(
+        _ header: BMPHeader, _ offsets: (red: Int, green: Int, blue: Int, alpha: Int?),
+        _ data: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        guard let input = data.baseAddress?.assumingMemoryBound(to: UInt8.self), let base = output.baseAddress
+        else { return }
+        let (red, green, blue) = (offsets.red, offsets.green, offsets.blue)
+        for row in 0..<header.height {
+            var source = input + row * header.stride
+            var target = base + header.outputRow(row) * header.width * 4
+            if let alpha = offsets.alpha {
+                for _ in 0..<header.width {
+                    (target[0], target[1]) = (source[red], source[green])
+                    (target[2], target[3]) = (source[blue], source[alpha])
+                    source += 4
+                    target += 4
+                }
+            } else {
+                for _ in 0..<header.width {
+                    (target[0], target[1]) = (source[red], source[green])
+                    (target[2], target[3]) = (source[blue], 255)
+                    source += 4
+                    target += 4
+                }
             }
         }
     }

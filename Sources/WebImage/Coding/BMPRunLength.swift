@@ -2,7 +2,9 @@
 /// end-of-line, end-of-bitmap and delta escapes.
 ///
 /// Pixels the stream skips (with a delta, or by ending a line or the bitmap early) stay transparent, as browsers leave
-/// them. A run past the end of its row, a delta out of the image, or an index past the palette is
+/// them. A run may cover the padding of its row (the pixels up to the row's 4-byte boundary, as ImageMagick writes
+/// every row: it encodes the padded row), which is dropped, as Firefox and Pillow drop what passes the row; a run past
+/// that padding, a delta out of the image, or an index past the palette of a pixel drawn is
 /// ``WebImageError/Code/corruptData``; a stream that ends before its end-of-bitmap escape and before its last row is
 /// ``WebImageError/Code/truncatedData``.
 enum BMPRunLength {
@@ -12,14 +14,16 @@ enum BMPRunLength {
     ) throws(WebImageError) {
         let nibbles = header.bitCount == 4
         let (width, height) = (header.width, header.height)
+        // The row with its padding, in pixels.
+        let padded = header.stride * 8 / header.bitCount
         var (x, y, position) = (0, 0, 0)
-        // Writes `count` indices of a run at the cursor, the `index(i)`th of them.
+        // Writes `count` indices of a run at the cursor, the `index(i)`th of them, those in the row's padding dropped.
         func write(_ count: Int, _ index: (Int) -> Int) throws(WebImageError) {
-            guard count <= width - x else {
+            guard count <= padded - x else {
                 throw BMPHeader.corrupt("a run of \(count) pixels from column \(x) passes its \(width)-pixel row")
             }
             var target = (header.outputRow(y) * width + x) * 4
-            for offset in 0..<count {
+            for offset in 0..<min(count, max(width - x, 0)) {
                 BMPPixels.put(try BMPPixels.color(index(offset), in: header.palette), output, at: target)
                 target += 4
             }

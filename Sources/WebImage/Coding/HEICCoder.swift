@@ -5,15 +5,18 @@ import Foundation
 ///
 /// libheif applies the container's transformations (`clap`, `irot`, `imir`) while decoding, so pixels come out
 /// upright and sizes are reported upright (``ImageInfo/orientation`` is `.up`); EXIF orientation inside a HEIF file
-/// is ignored, as the HEIF specification and browsers do. When ``DecodingOptions/targetSize`` is set and the file
-/// carries a thumbnail that still covers it, the thumbnail is decoded instead of the full image. An ICC profile in
-/// `colr` is converted to sRGB unless ``DecodingOptions/keepsColorProfile`` is set. Higher bit depths are reduced to
-/// 8 bits.
+/// is ignored, as the HEIF specification and browsers do (a kept EXIF block's orientation tag is set to 1). With
+/// ``DecodingOptions/keepsMetadata``, the primary image's `Exif` item and XMP (`mime` item of type
+/// `application/rdf+xml`) become ``Image/exif`` and ``Image/xmp``, each within one JPEG segment's size. When
+/// ``DecodingOptions/targetSize`` is set and the file carries a thumbnail that still covers it, the thumbnail is
+/// decoded instead of the full image. An ICC profile in `colr` is converted to sRGB unless
+/// ``DecodingOptions/keepsColorProfile`` is set. Higher bit depths are reduced to 8 bits.
 ///
 /// Encodes stills through libheif's HEVC encoder plugin (x265), when libheif has one here (``canEncode(_:)`` says so;
 /// otherwise encoding throws ``WebImageError/Code/unsupportedFormat``): ``EncodingOptions/quality`` is libheif's
 /// quality, ``EncodingOptions/speed`` picks x265's preset (0 `placebo` to 9 and 10 `ultrafast`, default
-/// ``defaultSpeed``), ``EncodingOptions/lossless`` asks for lossless HEVC; an animation's first frame is written.
+/// ``defaultSpeed``), ``EncodingOptions/lossless`` asks for lossless HEVC; an animation's first frame is written, with the EXIF block and
+/// XMP packet when the options embed metadata (or the copyright).
 public struct HEICCoder: ImageCoding {
     /// The encoder speed used when ``EncodingOptions/speed`` is `nil`: x265's `faster` preset, where the encode time
     /// stops falling on a 1080p photo (`docs/benchmarks.md`).
@@ -48,9 +51,25 @@ public struct HEICCoder: ImageCoding {
             try options.limits.checkFrame(width: size.width, height: size.height)
             let color = ColorHandling(profile: primary.iccProfile, options: options)
             let pixels = try image.decodeRGBA(color: color)
+            // libheif turns the pixels upright whatever the options say: the kept EXIF orientation is always 1.
+            var metadataOptions = options
+            metadataOptions.appliesOrientation = true
+            let exif =
+                options.keepsMetadata
+                ? primary.metadata(type: "Exif", maxSize: EXIFMetadata.maxSize + 4 + EXIFMetadata.prefix.count) : nil
+            let xmp =
+                options.keepsMetadata
+                ? primary.metadata(type: "mime", contentType: "application/rdf+xml", maxSize: XMPMetadata.maxSize)
+                : nil
             return Image(
                 frames: [ImageFrame(pixels: pixels)], format: .heic, isOpaque: image.hasAlpha ? nil : true,
-                colorProfile: color.keptProfile)
+                colorProfile: color.keptProfile,
+                exif: exif.flatMap { block in
+                    block.withUnsafeBytes {
+                        EXIFMetadata.kept(EXIFMetadata.tiff(afterOffsetIn: $0), options: metadataOptions)
+                    }
+                },
+                xmp: xmp.flatMap { packet in packet.withUnsafeBytes { XMPMetadata.kept($0, options: options) } })
         }
     }
 }

@@ -36,7 +36,22 @@ enum HEICEncoder {
         defer { heif_image_release(heifImage) }
         var handle: OpaquePointer?
         try check(heif_context_encode_image(context, heifImage, encoder, nil, &handle))
-        if let handle { heif_image_handle_release(handle) }
+        defer { if let handle { heif_image_handle_release(handle) } }
+        if let handle {
+            // libheif writes the EXIF item's offset to the TIFF header itself, and XMP as a `mime` item.
+            if let exif = color.exif {
+                try check(
+                    exif.withUnsafeBytes {
+                        heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count))
+                    })
+            }
+            if let xmp = color.xmp {
+                try check(
+                    xmp.withUnsafeBytes {
+                        heif_context_add_XMP_metadata(context, handle, $0.baseAddress, Int32($0.count))
+                    })
+            }
+        }
         return try write(context)
     }
 

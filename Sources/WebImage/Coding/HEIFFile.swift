@@ -70,6 +70,28 @@ final class HEIFImageHandle {
         return error.code == heif_error_Ok ? profile : nil
     }
 
+    /// The content of the first metadata item of `type` (`Exif`, or `mime` of `contentType`) of at most `maxSize`
+    /// bytes, if any.
+    func metadata(type: String, contentType: String? = nil, maxSize: Int) -> Data? {
+        let count = heif_image_handle_get_number_of_metadata_blocks(raw, type)
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: Int(min(count, 64)))
+        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(raw, type, &ids, Int32(ids.count)))
+        for id in ids.prefix(min(listed, ids.count)) {
+            if let contentType {
+                guard let declared = heif_image_handle_get_metadata_content_type(raw, id),
+                    String(cString: declared) == contentType
+                else { continue }
+            }
+            let size = heif_image_handle_get_metadata_size(raw, id)
+            guard size > 0, size <= maxSize else { continue }
+            var data = Data(count: size)
+            let error = data.withUnsafeMutableBytes { heif_image_handle_get_metadata(raw, id, $0.baseAddress) }
+            if error.code == heif_error_Ok { return data }
+        }
+        return nil
+    }
+
     /// The smallest thumbnail that still covers `target` (upright), or `nil`; with `any`, the smallest thumbnail
     /// whatever `target` is.
     func thumbnail(covering target: PixelSize?, any: Bool = false) throws(WebImageError) -> HEIFImageHandle? {

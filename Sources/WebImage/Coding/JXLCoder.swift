@@ -9,20 +9,26 @@ import Foundation
 /// The codestream's orientation is applied unless ``DecodingOptions/appliesOrientation`` is off. Colours: lossy
 /// images are handed out as sRGB by libjxl itself; images stored in another space (an ICC profile or one of the
 /// codestream's enumerated encodings, which libjxl describes as an ICC profile) are converted to sRGB through that
-/// profile, or keep it as ``DecodingOptions/keepsColorProfile`` says. The limits are checked from the basic
-/// information before libjxl decodes any pixel, and the frames so far against them before each frame is decoded:
-/// that is what bounds libjxl's memory (its image planes, about 12 bytes a pixel while decoding, are allocated by
-/// libjxl 0.7 outside any memory manager, so a custom one could not bound them). The bytes are fed from memory in one
-/// piece; libjxl runs on one thread per core. JPEG XL has
-/// no cheap shrink-on-load (its 1:8 "DC" preview would be a progressive decode, not a smaller one), so
-/// ``DecodingOptions/targetSize`` is left to the resampler. A file cut short is ``WebImageError/Code/truncatedData``,
-/// other invalid data ``WebImageError/Code/corruptData``; Debian's libjxl 0.7 also prints a line to stderr for some
-/// invalid files (its `JXL_FAILURE` debug messages are compiled in, with no API to turn them off).
+/// profile, or keep it as ``DecodingOptions/keepsColorProfile`` says. With ``DecodingOptions/keepsMetadata``, the
+/// container's `Exif` and `xml ` boxes (plain or Brotli-compressed `brob`) become ``Image/exif`` and ``Image/xmp``
+/// (``JXLMetadata``); the EXIF orientation is never applied, the codestream's is. The limits are checked from the
+/// basic information before libjxl decodes any pixel, and the frames so far against them before each frame is
+/// decoded. libjxl allocates through a memory budget derived from the limits (``JXLDecoder/memoryCap(for:)``), and
+/// since libjxl 0.7 allocates its image planes outside it, the planes the header declares (colour and extra
+/// channels, 4 bytes a sample) are checked against that budget first: a refusal either way is
+/// ``WebImageError/Code/tooLarge``. The bytes are fed from memory in one piece; libjxl runs on one thread per core.
+/// JPEG XL has no cheap shrink-on-load (its 1:8 "DC" preview would be a progressive decode, not a smaller one), so
+/// ``DecodingOptions/targetSize`` is left to the resampler. A file cut short is
+/// ``WebImageError/Code/truncatedData``, other invalid data ``WebImageError/Code/corruptData``. Debian's libjxl 0.7
+/// also prints a line or a few to stderr for most invalid files (`…: JXL_FAILURE: …`): its debug messages are
+/// compiled in (it is built without `NDEBUG`) and written with `fprintf(stderr, …)`, with no API or setting to turn
+/// them off; see `docs/reliability.md`.
 ///
 /// Encodes with ``EncodingOptions/quality`` mapped to a Butteraugli distance as `cjxl -q` maps it
 /// (``distance(forQuality:)``; quality 100 or ``EncodingOptions/lossless`` is lossless), and
 /// ``EncodingOptions/speed`` to libjxl's effort (``effort(forSpeed:)``, default ``defaultSpeed``); animated images
-/// stay animated, alpha is written when some pixel is transparent, the profile when the options embed it.
+/// stay animated, alpha is written when some pixel is transparent, the profile when the options embed it, and the EXIF
+/// block and XMP packet (uncompressed `Exif` and `xml ` boxes) when they embed metadata or keep the copyright.
 public struct JXLCoder: ImageCoding {
     /// The encoder speed used when ``EncodingOptions/speed`` is `nil`: effort 3.
     ///
@@ -39,7 +45,8 @@ public struct JXLCoder: ImageCoding {
 
     public func info(of data: Data) throws(WebImageError) -> ImageInfo {
         try data.withImageBytes { bytes throws(WebImageError) in
-            let decoder = try JXLDecoder(bytes, events: [JXL_DEC_FRAME])
+            let decoder = try JXLDecoder(
+                bytes, events: [JXL_DEC_FRAME], memoryCap: JXLDecoder.memoryCap(for: .default))
             let frames = try decoder.countFrames(limit: DecodingLimits.default.maxFrames)
             return ImageInfo(
                 format: .jxl, width: decoder.size.width, height: decoder.size.height, frameCount: frames,
@@ -49,10 +56,13 @@ public struct JXLCoder: ImageCoding {
 
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
         try data.withImageBytes { bytes throws(WebImageError) in
+            let memoryCap = JXLDecoder.memoryCap(for: options.limits)
             let decoder = try JXLDecoder(
-                bytes, events: [JXL_DEC_COLOR_ENCODING, JXL_DEC_FRAME, JXL_DEC_FULL_IMAGE],
-                threads: ProcessInfo.processInfo.activeProcessorCount)
-            return try decoder.decode(options: options)
+                bytes, events: JXLDecoder.decodingEvents,
+                threads: ProcessInfo.processInfo.activeProcessorCount, memoryCap: memoryCap)
+            return try decoder.decode(options: options) {
+                JXLMetadata.read(bytes, options: options, memoryCap: memoryCap)
+            }
         }
     }
 

@@ -6,35 +6,77 @@ import Foundation
 ///
 /// libjxl composites animation frames itself (coalescing), so every frame comes out as a whole picture. It is asked
 /// to keep the orientation (the caller turns the pixels as for every other format) and to hand out straight alpha.
+///
+/// libjxl allocates through a memory budget (``memoryCap(for:)``): an allocation that would pass it is refused, and
+/// the decode ends in ``WebImageError/Code/tooLarge``. libjxl 0.7 (Debian 12) routes only its own objects through it
+/// and allocates its image planes with plain `malloc`, so before any frame is decoded the planes the header declares
+/// (``planeBytes``: colour and extra channels, 4 bytes a sample) are checked against the same cap.
 struct JXLDecoder: ~Copyable {
     private let raw: OpaquePointer
     private let runner: UnsafeMutableRawPointer?
+    private let budget: UnsafeMutablePointer<wi_jxl_budget>
     /// The basic information, read when the decoder is made.
     let basic: JxlBasicInfo
 
     /// Starts a decoder on `bytes` (which must stay valid while it lives), with `threads` worker threads (none
-    /// when 1), and reads up to the basic information; `events` are the further events the caller will ask for.
-    init(_ bytes: UnsafeRawBufferPointer, events: [JxlDecoderStatus], threads: Int = 1) throws(WebImageError) {
-        guard let raw = JxlDecoderCreate(nil) else { throw WebImageError(.tooLarge, "libjxl could not start") }
-        let runner = threads > 1 ? JxlThreadParallelRunnerCreate(nil, threads) : nil
+    /// when 1) and a memory budget of `memoryCap` bytes, and reads up to the basic information; `events` are the
+    /// further events the caller will ask for.
+    init(
+        _ bytes: UnsafeRawBufferPointer, events: [JxlDecoderStatus], threads: Int = 1, memoryCap: Int
+    ) throws(WebImageError) {
+        guard let budget = wi_jxl_budget_create(max(memoryCap, 0)) else {
+            throw WebImageError(.tooLarge, "no memory for the JPEG XL decoder")
+        }
+        var manager = wi_jxl_budget_manager(budget)
+        guard let raw = JxlDecoderCreate(&manager) else {
+            let error = Self.startFailure(budget, "libjxl could not start")
+            free(budget)
+            throw error
+        }
+        let runner = threads > 1 ? JxlThreadParallelRunnerCreate(&manager, threads) : nil
         var basic = JxlBasicInfo()
         do throws(WebImageError) {
-            try Self.start(raw, bytes: bytes, events: events, runner: runner)
+            if threads > 1, runner == nil { throw Self.startFailure(budget, "libjxl could not start its threads") }
+            try Self.start(raw, bytes: bytes, events: events, runner: runner, budget: budget)
             guard JxlDecoderGetBasicInfo(raw, &basic) == JXL_DEC_SUCCESS else {
                 throw WebImageError(.corruptData, "the JPEG XL header is unreadable")
             }
         } catch {
             JxlDecoderDestroy(raw)
             if let runner { JxlThreadParallelRunnerDestroy(runner) }
+            free(budget)
             throw error
         }
-        (self.raw, self.runner, self.basic) = (raw, runner, basic)
+        (self.raw, self.runner, self.budget, self.basic) = (raw, runner, budget, basic)
+    }
+
+    /// The events a full decode (``decode(options:metadata:)``) asks for.
+    static let decodingEvents = [JXL_DEC_COLOR_ENCODING, JXL_DEC_FRAME, JXL_DEC_FULL_IMAGE]
+
+    /// The bytes libjxl may allocate while decoding under `limits`: four times ``DecodingLimits/maxTotalBytes`` (a
+    /// decoded RGBA byte is a 4-byte float sample in libjxl's planes) and 64 MiB for its tables and buffers.
+    static func memoryCap(for limits: DecodingLimits) -> Int {
+        let (planes, overflow) = max(limits.maxTotalBytes, 0).multipliedReportingOverflow(by: 4)
+        let (cap, overflow2) = planes.addingReportingOverflow(64 << 20)
+        return overflow || overflow2 ? Int.max : cap
+    }
+
+    /// The error for a decoder or runner libjxl could not make: the budget's refusal when it refused an allocation.
+    private static func startFailure(
+        _ budget: UnsafeMutablePointer<wi_jxl_budget>, _ message: String
+    ) -> WebImageError {
+        wi_jxl_budget_refused(budget) != 0 ? refusal(budget.pointee.cap) : WebImageError(.tooLarge, message)
+    }
+
+    /// The error for a refused allocation.
+    private static func refusal(_ cap: Int) -> WebImageError {
+        WebImageError(.tooLarge, "the JPEG XL decoder needs more than its \(cap)-byte memory budget")
     }
 
     /// Sets the decoder up and runs it to the basic information.
     private static func start(
         _ raw: OpaquePointer, bytes: UnsafeRawBufferPointer, events: [JxlDecoderStatus],
-        runner: UnsafeMutableRawPointer?
+        runner: UnsafeMutableRawPointer?, budget: UnsafeMutablePointer<wi_jxl_budget>
     ) throws(WebImageError) {
         let wanted = ([JXL_DEC_BASIC_INFO] + events).reduce(Int32(0)) { $0 | Int32($1.rawValue) }
         let parallel = runner.map { JxlDecoderSetParallelRunner(raw, JxlThreadParallelRunner, $0) } ?? JXL_DEC_SUCCESS
@@ -45,12 +87,36 @@ struct JXLDecoder: ~Copyable {
         else { throw WebImageError(.corruptData, "libjxl refused its settings") }
         // The input is not closed: libjxl then reports a file cut short as needing more input (truncatedData) rather
         // than as an error, and still ends a complete file with success.
-        try advance(raw, to: JXL_DEC_BASIC_INFO)
+        try advance(raw, to: JXL_DEC_BASIC_INFO, budget: budget)
     }
 
     deinit {
         JxlDecoderDestroy(raw)
         if let runner { JxlThreadParallelRunnerDestroy(runner) }
+        free(budget)
+    }
+
+    /// The most bytes libjxl had allocated through the budget at once.
+    var memoryPeak: Int { wi_jxl_budget_peak(budget) }
+
+    /// The bytes of the image planes libjxl 0.7 allocates outside the budget for one frame: three colour planes
+    /// (grey is decoded to three too) and one per extra channel, 4 bytes a sample; `nil` past `Int`.
+    var planeBytes: Int? {
+        let planes = 3 + Int(basic.num_extra_channels)
+        let (pixels, overflow) = Int(basic.xsize).multipliedReportingOverflow(by: Int(basic.ysize))
+        let (bytes, overflow2) = pixels.multipliedReportingOverflow(by: planes * 4)
+        return overflow || overflow2 ? nil : bytes
+    }
+
+    /// Throws ``WebImageError/Code/tooLarge`` when the planes the header declares do not fit the budget.
+    func checkPlanes() throws(WebImageError) {
+        let cap = budget.pointee.cap
+        guard let bytes = planeBytes, bytes <= cap else {
+            throw WebImageError(
+                .tooLarge,
+                "\(basic.xsize)x\(basic.ysize) with \(basic.num_extra_channels) extra channels needs more than the "
+                    + "JPEG XL decoder's \(cap)-byte memory budget")
+        }
     }
 
     /// The size of the stored pixels (before orientation).
@@ -82,9 +148,13 @@ struct JXLDecoder: ~Copyable {
 
     /// Decodes every frame (or the first), checking the limits before any pixel buffer is allocated. The decoder
     /// must have been made with the colour encoding, frame and full image events.
-    func decode(options: DecodingOptions) throws(WebImageError) -> Image {
+    /// `metadata` is read once the frames are (a file that does not decode reads no boxes).
+    func decode(
+        options: DecodingOptions, metadata: () -> JXLMetadata = { JXLMetadata() }
+    ) throws(WebImageError) -> Image {
         let size = self.size
         try options.limits.checkFrame(width: size.width, height: size.height)
+        try checkPlanes()
         try next(expecting: JXL_DEC_COLOR_ENCODING)
         let color = try colorHandling(options: options)
         var format = JxlPixelFormat(
@@ -109,10 +179,12 @@ struct JXLDecoder: ~Copyable {
         }
         guard !frames.isEmpty else { throw WebImageError(.truncatedData, "the JPEG XL file has no frame") }
         let orientation = options.appliesOrientation ? self.orientation : .up
+        let metadata = metadata()
         return Image(
             frames: frames.map { ImageFrame(pixels: $0.pixels.oriented(from: orientation), duration: $0.duration) },
             loopCount: animated && frames.count > 1 ? Int(basic.animation.num_loops) : 0, format: .jxl,
-            sourceOrientation: orientation, isOpaque: hasAlpha ? nil : true, colorProfile: color.keptProfile)
+            sourceOrientation: orientation, isOpaque: hasAlpha ? nil : true, colorProfile: color.keptProfile,
+            exif: metadata.exif, xmp: metadata.xmp)
     }
 
     /// Runs the decoder into a new buffer until the frame is complete, then converts its colours.
@@ -124,13 +196,13 @@ struct JXLDecoder: ~Copyable {
             needed == size.width * size.height * 4
         else { throw WebImageError(.corruptData, "a JPEG XL frame's size differs from the image's") }
         var failure: WebImageError?
-        let pixels = PixelBuffer(width: size.width, height: size.height) { [raw] output in
+        let pixels = PixelBuffer(width: size.width, height: size.height) { [raw, budget] output in
             guard JxlDecoderSetImageOutBuffer(raw, &format, output.baseAddress, output.count) == JXL_DEC_SUCCESS else {
                 failure = WebImageError(.corruptData, "libjxl refused the output buffer")
                 return
             }
             do throws(WebImageError) {
-                try Self.advance(raw, to: JXL_DEC_FULL_IMAGE)
+                try Self.advance(raw, to: JXL_DEC_FULL_IMAGE, budget: budget)
                 color.apply(output)
             } catch {
                 failure = error
@@ -191,25 +263,32 @@ struct JXLDecoder: ~Copyable {
     }
 
     private func next(expecting event: JxlDecoderStatus) throws(WebImageError) {
-        try Self.advance(raw, to: event)
+        try Self.advance(raw, to: event, budget: budget)
     }
 
     /// Processes input until `event`; any other event on the way is an error, as is the end of the file.
-    private static func advance(_ raw: OpaquePointer, to event: JxlDecoderStatus) throws(WebImageError) {
+    private static func advance(
+        _ raw: OpaquePointer, to event: JxlDecoderStatus, budget: UnsafeMutablePointer<wi_jxl_budget>
+    ) throws(WebImageError) {
         let status = JxlDecoderProcessInput(raw)
         guard status != event else { return }
-        try check(status)
+        try check(status, budget: budget)
         throw WebImageError(.corruptData, "the JPEG XL file ends before its first frame does")
     }
 
-    private func check(_ status: JxlDecoderStatus) throws(WebImageError) { try Self.check(status) }
+    private func check(_ status: JxlDecoderStatus) throws(WebImageError) { try Self.check(status, budget: budget) }
 
     /// An event that was not asked for: libjxl out of step with this decoder, never to be waited out.
     private static let unexpected = WebImageError(.corruptData, "libjxl reported an event out of order")
 
-    private static func check(_ status: JxlDecoderStatus) throws(WebImageError) {
+    /// Throws for an error status: ``WebImageError/Code/tooLarge`` when the budget refused an allocation on the way.
+    private static func check(
+        _ status: JxlDecoderStatus, budget: UnsafeMutablePointer<wi_jxl_budget>
+    ) throws(WebImageError) {
         switch status {
-        case JXL_DEC_ERROR: throw WebImageError(.corruptData, "invalid JPEG XL data")
+        case JXL_DEC_ERROR:
+            if wi_jxl_budget_refused(budget) != 0 { throw refusal(budget.pointee.cap) }
+            throw WebImageError(.corruptData, "invalid JPEG XL data")
         case JXL_DEC_NEED_MORE_INPUT: throw WebImageError(.truncatedData, "the JPEG XL file is cut short")
         default: return
         }

@@ -15,6 +15,7 @@ enum JXLEncoder {
             throw WebImageError(.encodingFailed, "libjxl could not start")
         }
         defer { JxlEncoderDestroy(encoder) }
+        if color.exif != nil || color.xmp != nil { try check(JxlEncoderUseBoxes(encoder), encoder) }
         let threads = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         let runner = threads > 1 ? JxlThreadParallelRunnerCreate(nil, threads) : nil
         defer { if let runner { JxlThreadParallelRunnerDestroy(runner) } }
@@ -73,8 +74,21 @@ enum JXLEncoder {
             }
             try check(status, encoder)
         }
+        try addMetadataBoxes(color, encoder)
         JxlEncoderCloseInput(encoder)
         return try output(encoder)
+    }
+
+    /// The EXIF block in an `Exif` box (after a 4-byte offset of 0: the TIFF header comes first) and the XMP packet in
+    /// an `xml ` box, both uncompressed, after the codestream.
+    private static func addMetadataBoxes(_ color: EncodingColor, _ encoder: OpaquePointer) throws(WebImageError) {
+        let boxes = [("Exif", color.exif.map { Data(count: 4) + $0 }), ("xml ", color.xmp)]
+        for case (let type, let contents?) in boxes {
+            let status = contents.withUnsafeBytes {
+                JxlEncoderAddBox(encoder, type, $0.bindMemory(to: UInt8.self).baseAddress, $0.count, Int32(JXL_FALSE))
+            }
+            try check(status, encoder)
+        }
     }
 
     /// Runs the encoder to the end, growing the output as it asks.

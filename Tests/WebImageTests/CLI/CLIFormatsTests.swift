@@ -3,7 +3,8 @@ import Testing
 import WebImage
 import WebImageTesting
 
-/// `webimage fetch` with JPEG XL and HEIC: as sources, as `--format`, and PNG gamma applied by default.
+/// `webimage fetch` with the formats of issue 25: JPEG XL, TIFF, BMP, ICO and CUR as sources, them and HEIC as
+/// `--format` (SVG in `CLISVGTests`), and PNG gamma applied by default.
 @Suite struct CLIFormatsTests {
     @Test func jxlSourcesAndJXLAndHEICOutputs() async throws {
         try await CLI.withTemporaryDirectory { home in
@@ -27,6 +28,32 @@ import WebImageTesting
             }
             let unknown = try await CLI.run(["fetch", source, "--format", "jpx", "--no-cache"], home: home)
             #expect(unknown.status == 64 && unknown.stderr.contains("jxl, heic"), "\(unknown.stderr)")
+        }
+    }
+
+    @Test func tiffBMPAndIconSourcesAndOutputs() async throws {
+        try await CLI.withTemporaryDirectory { home in
+            let fixtures = [
+                "tiff_rgb_lzw.tif", "tiff_rgba_unassociated.tif", "bmp_rle4.bmp", "ico_png.ico", "cur_bmp.cur",
+            ]
+            for name in fixtures {
+                let source = Fixtures.directory.appendingPathComponent("formats/images/\(name)").path
+                let png = home.appendingPathComponent("\(name).png")
+                let decoded = try await CLI.run(["fetch", source, "-o", png.path, "--no-cache"], home: home)
+                #expect(decoded.status == 0, "\(name): \(decoded.stderr)")
+                let image = try ImageCoders.default.decode(try Data(contentsOf: png), options: .default)
+                let info = try ImageCoders.default.info(of: try Data(contentsOf: URL(fileURLWithPath: source)))
+                #expect(image.size == info.uprightSize, "\(name)")
+            }
+            let source = Fixtures.corpus.appendingPathComponent("images/gen_alpha.png").path
+            for format in ["tiff", "bmp", "ico"] {
+                let result = try await CLI.run(
+                    ["fetch", source, "--format", format, "--output-dir", home.path, "--no-cache"], home: home)
+                #expect(result.status == 0, "\(format): \(result.stderr)")
+                let data = try Data(contentsOf: home.appendingPathComponent("gen_alpha.\(format)"))
+                #expect(ImageFormat.sniff(data).name == format)
+                #expect(!(try ImageCoders.default.decode(data, options: .default).isOpaque), "\(format) keeps alpha")
+            }
         }
     }
 

@@ -52,6 +52,17 @@ import Testing
         #expect(error(rle8([4, 1, 0, 0]))?.code == .truncatedData, "no end of bitmap before the last row")
     }
 
+    /// ImageMagick encodes each padded row (here 3 pixels wide, 4 with its padding): a run into the padding is
+    /// dropped there, as Firefox and Pillow drop it; one past the padding is still corrupt.
+    @Test func runLengthRunsMayCoverTheRowsPadding() throws {
+        let image = try BMPCoder().decode(rle8([4, 1, 0, 0, 0, 4, 2, 2, 2, 2, 0, 1], width: 3), options: .default)
+        #expect(image.size == PixelSize(width: 3, height: 2))
+        #expect((0..<3).allSatisfy { image.pixels[$0, 1] == RGBA(red: 85, green: 85, blue: 85) })
+        #expect((0..<3).allSatisfy { image.pixels[$0, 0] == RGBA(red: 170, green: 170, blue: 170) })
+        #expect(error(rle8([5, 1, 0, 1], width: 3))?.code == .corruptData, "a run past the padding")
+        #expect(error(rle8([4, 1, 1, 1, 0, 1], width: 3))?.code == .corruptData, "a second run past the padding")
+    }
+
     @Test func runLengthSkipsLeaveTransparentPixels() throws {
         // Row 0 (the bottom): one pixel, a delta of 2, one pixel; then end of bitmap, leaving the top row.
         let image = try BMPCoder().decode(rle8([1, 3, 0, 2, 2, 0, 1, 3, 0, 1]), options: .default)

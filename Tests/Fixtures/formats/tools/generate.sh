@@ -81,3 +81,4 @@ done
 
 # JPEG XL (cjxl, references djxl) and the grey-profile JPEGs (references vips).
 "$here/make_jxl_grey.sh"
+"$here/make_metadata.sh"

@@ -50,10 +50,11 @@ public final class ImageServer: Sendable {
         let memoryBytes = results == nil ? 0 : configuration.resultMemoryCacheSize
         let policy = SourcePolicy(
             allowedSources: configuration.allowedSources, localRoot: configuration.localRoot,
-            allowsS3: configuration.s3Sources != nil)
+            s3Buckets: configuration.s3Sources == nil ? nil : configuration.s3SourceBuckets)
         let fetcher = SourceFetcher(
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
-            shared: configuration.sharedStore, s3Sources: configuration.s3Sources, metrics: metrics,
+            shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
+            s3Buckets: configuration.s3SourceBuckets, metrics: metrics,
             logger: configuration.logger)
         let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in
             try WatermarkProvider(watermark, fetcher: fetcher, coders: ImageCoders.default, limits: limits)

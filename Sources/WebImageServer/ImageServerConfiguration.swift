@@ -92,6 +92,9 @@ public struct ImageServerConfiguration: Sendable {
     public var purgeKey: [UInt8]?
     /// The store `s3://bucket/key` sources are read from (`--s3-source-endpoint`); `nil` refuses them (404).
     public var s3Sources: S3Client?
+    /// The buckets `s3://` sources may name (`--s3-allowed-buckets`, `--s3-denied-buckets`); another answers 404, as
+    /// imgproxy answers it. Default: every bucket.
+    public var s3SourceBuckets = S3BucketPolicy()
     /// The other nodes of the cluster (`--peer`), to which a purge is forwarded. With ``forwardsToOwner``, their
     /// `host:port` must be written as in the load balancer's `upstream` block.
     public var peers: [URL] = []

@@ -5,14 +5,14 @@ import NIOCore
 import NIOHTTP1
 import WebImage
 
-/// A small S3 client (path-style URLs, AWS Signature V4) over AsyncHTTPClient: GET, HEAD, PUT (optionally only if
-/// absent) and DELETE of whole objects.
+/// A small S3 client (path-style or virtual-hosted URLs, AWS Signature V4, session tokens) over AsyncHTTPClient: GET,
+/// HEAD, PUT (optionally only if absent) and DELETE of whole objects.
 ///
-/// Errors are `WebImageError`s: a missing object is `nil` (GET, HEAD) rather than an error; `403` and other
-/// 4xx are `.badStatus` (permanent), `5xx` `.badStatus`
-/// (transient), a request past ``Configuration/timeout`` `.timedOut`, a refused or broken
-/// connection `.connectionFailed`, a body past ``Configuration/maxObjectSize``
-/// `.bodyTooLarge`. The secret never appears in an error or a log.
+/// Errors are `WebImageError`s: a missing object is `nil` (GET, HEAD) rather than an error; `403` and other 4xx are
+/// `.badStatus` (permanent), `5xx` `.badStatus` (transient), each with an ``S3StoreError`` as its `underlying` error
+/// naming the store's error code and where the credentials came from; a request past ``Configuration/timeout``
+/// `.timedOut`, a refused or broken connection `.connectionFailed`, a body past ``Configuration/maxObjectSize``
+/// `.bodyTooLarge`. The secret and the session token never appear in an error or a log.
 ///
 /// ```swift
 /// let client = S3Client(configuration: .init(endpoint: URL(string: "http://127.0.0.1:8333")!, credentials: creds))
@@ -20,28 +20,41 @@ import WebImage
 /// let object = try await client.get(bucket: "images", key: "a.jpg")
 /// try await client.shutdown()
 /// ```
+///
+/// ``S3Environment`` makes a configuration as the AWS tools would (variables, shared files, profiles).
 public final class S3Client: Sendable {
     /// Where and how to reach the store.
     public struct Configuration: Sendable {
-        /// The store's base URL (`http://127.0.0.1:8333`); buckets are the first path segment.
+        /// The store's base URL (`http://127.0.0.1:8333`, `https://s3.eu-west-1.amazonaws.com`).
         public var endpoint: URL
         /// The signing region; default `us-east-1`.
         public var region: String
         /// The credentials that sign every request.
         public var credentials: S3Credentials
+        /// Where ``credentials`` came from, named in errors; default ``S3CredentialSource/configuration``.
+        public var credentialSource: S3CredentialSource
+        /// How buckets are addressed; default ``S3Addressing/auto`` (virtual-hosted on AWS, path-style elsewhere).
+        public var addressing: S3Addressing
         /// How long one request may take, body included; default 300 ms (a cache tier must be fast or skipped).
         public var timeout: Duration
         /// The largest object read; default 64 MiB.
         public var maxObjectSize: Int
 
+        /// Connects here instead of to the request's host, which the `Host` header and the signature keep (tests of
+        /// virtual-hosted addressing on 127.0.0.1, where `BUCKET.localhost` does not resolve).
+        var connectHost: String?
+
         /// Settings for `endpoint`.
         public init(
             endpoint: URL, region: String = "us-east-1", credentials: S3Credentials,
+            credentialSource: S3CredentialSource = .configuration, addressing: S3Addressing = .auto,
             timeout: Duration = .milliseconds(300), maxObjectSize: Int = 64 << 20
         ) {
             self.endpoint = endpoint
             self.region = region
             self.credentials = credentials
+            self.credentialSource = credentialSource
+            self.addressing = addressing
             self.timeout = timeout
             self.maxObjectSize = maxObjectSize
         }
@@ -66,7 +79,7 @@ public final class S3Client: Sendable {
     public func get(bucket: String, key: String) async throws(WebImageError) -> S3Object? {
         let response = try await send("GET", bucket: bucket, key: key)
         if response.status == 404 { return nil }
-        try Self.check(response, operation: "GET", key: key)
+        try check(response, operation: "GET", key: key)
         var metadata: [String: String] = [:]
         for (name, value) in response.headers where name.lowercased().hasPrefix("x-amz-meta-") {
             metadata[String(name.lowercased().dropFirst("x-amz-meta-".count))] = value
@@ -81,7 +94,7 @@ public final class S3Client: Sendable {
     public func exists(bucket: String, key: String) async throws(WebImageError) -> Bool {
         let response = try await send("HEAD", bucket: bucket, key: key)
         if response.status == 404 { return false }
-        try Self.check(response, operation: "HEAD", key: key)
+        try check(response, operation: "HEAD", key: key)
         return true
     }
 
@@ -89,7 +102,7 @@ public final class S3Client: Sendable {
     public func bucketExists(_ bucket: String) async throws(WebImageError) -> Bool {
         let response = try await send("HEAD", bucket: bucket, key: nil)
         if response.status == 404 { return false }
-        try Self.check(response, operation: "HeadBucket", key: bucket)
+        try check(response, operation: "HeadBucket", key: bucket)
         return true
     }
 
@@ -101,7 +114,7 @@ public final class S3Client: Sendable {
             var query = [("list-type", "2"), ("prefix", prefix)]
             if let token { query.append(("continuation-token", token)) }
             let response = try await send("GET", bucket: bucket, key: nil, query: query)
-            try Self.check(response, operation: "ListObjectsV2", key: prefix)
+            try check(response, operation: "ListObjectsV2", key: prefix)
             let page = S3ListPage(xml: response.body)
             keys += page.keys
             token = page.nextToken
@@ -125,7 +138,7 @@ public final class S3Client: Sendable {
         if onlyIfAbsent { headers.append(("If-None-Match", "*")) }
         let response = try await send("PUT", bucket: bucket, key: key, body: data, headers: headers)
         if response.status == 412 && onlyIfAbsent { return false }
-        try Self.check(response, operation: "PUT", key: key)
+        try check(response, operation: "PUT", key: key)
         return true
     }
 
@@ -133,7 +146,7 @@ public final class S3Client: Sendable {
     public func delete(bucket: String, key: String) async throws(WebImageError) {
         let response = try await send("DELETE", bucket: bucket, key: key)
         if response.status == 404 { return }
-        try Self.check(response, operation: "DELETE", key: key)
+        try check(response, operation: "DELETE", key: key)
     }
 
     /// Closes the connection pool.
@@ -150,30 +163,28 @@ public final class S3Client: Sendable {
     /// Creates `bucket`; for tests: the server never creates buckets.
     func createBucket(_ bucket: String) async throws(WebImageError) {
         let response = try await send("PUT", bucket: bucket, key: nil)
-        try Self.check(response, operation: "CreateBucket", key: bucket)
+        try check(response, operation: "CreateBucket", key: bucket)
     }
 
     private func send(
         _ method: String, bucket: String, key: String?, query: [(String, String)] = [], body: Data? = nil,
         headers extra: [(String, String)] = []
     ) async throws(WebImageError) -> Response {
-        let path = "/" + bucket + (key.map { "/" + $0 } ?? "")
+        let target: S3RequestTarget
+        do {
+            target = try S3RequestTarget(
+                endpoint: configuration.endpoint, addressing: configuration.addressing, bucket: bucket, key: key,
+                connectHost: configuration.connectHost)
+        } catch { throw WebImageError(.invalidArgument, error.description, underlying: error) }
         let key = key ?? bucket
-        guard let host = configuration.endpoint.host else {
-            throw WebImageError(.invalidArgument, "the S3 endpoint \(configuration.endpoint) has no host")
-        }
-        let hostHeader = configuration.endpoint.port.map { "\(host):\($0)" } ?? host
-        let base =
-            configuration.endpoint.absoluteString.hasSuffix("/")
-            ? String(configuration.endpoint.absoluteString.dropLast()) : configuration.endpoint.absoluteString
         let queryString = query.isEmpty ? "" : "?" + SignatureV4.canonicalQuery(query)
-        var request = HTTPClientRequest(url: base + SignatureV4.encodedPath(path) + queryString)
+        var request = HTTPClientRequest(url: target.url + queryString)
         request.method = HTTPMethod(rawValue: method)
         let payloadHash = body.map { Hex.string(SHA256.hash(data: $0)) } ?? SignatureV4.emptyPayloadHash
         let signed = signer.signedHeaders(
-            method: method, path: path, query: query, headers: [("host", hostHeader)] + extra, payloadHash: payloadHash,
-            date: Date())
-        request.headers.add(name: "Host", value: hostHeader)
+            method: method, path: target.path, query: query, headers: [("host", target.host)] + extra,
+            payloadHash: payloadHash, date: Date())
+        request.headers.add(name: "Host", value: target.host)
         for (name, value) in extra + signed { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         do {
@@ -192,9 +203,13 @@ public final class S3Client: Sendable {
         }
     }
 
-    private static func check(_ response: Response, operation: String, key: String) throws(WebImageError) {
+    /// Throws for an answer other than 2xx, naming the store's error code and, for 401 and 403, where the
+    /// credentials came from.
+    private func check(_ response: Response, operation: String, key: String) throws(WebImageError) {
         guard !(200..<300).contains(response.status) else { return }
-        throw WebImageError(
-            .badStatus, "S3 \(operation) \(key) answered \(response.status)", httpStatus: response.status)
+        let error = S3StoreError(
+            status: response.status, code: S3StoreError.code(in: response.body), operation: operation, key: key,
+            credentialSource: configuration.credentialSource, accessKey: configuration.credentials.accessKey)
+        throw WebImageError(.badStatus, error.description, httpStatus: response.status, underlying: error)
     }
 }

@@ -3,13 +3,19 @@ import WebImage
 
 /// Loads `s3://bucket/key` sources through an ``S3Client`` (imgproxy's `IMGPROXY_USE_S3`): the bucket is the URL's
 /// host, the key its path without the leading `/` (percent-decoded). A missing object is a 404 `WebImageError`
-/// (`badStatus`), so a server answers it as an origin 404. The loader does not shut the client down: its owner does.
+/// (`badStatus`), so a server answers it as an origin 404; a bucket `buckets` refuses is `.forbiddenSource` before any
+/// request. The loader does not shut the client down: its owner does.
 public struct S3ImageLoader: ImageLoading {
     /// The client of the source store, with its own endpoint and credentials.
     public let client: S3Client
+    /// The buckets that may be read.
+    public let buckets: S3BucketPolicy
 
-    /// A loader over `client`.
-    public init(client: S3Client) { self.client = client }
+    /// A loader over `client` reading the buckets `buckets` allows (default: all).
+    public init(client: S3Client, buckets: S3BucketPolicy = S3BucketPolicy()) {
+        self.client = client
+        self.buckets = buckets
+    }
 
     public func canLoad(_ url: URL) -> Bool { url.scheme?.lowercased() == "s3" }
 
@@ -19,6 +25,9 @@ public struct S3ImageLoader: ImageLoading {
         let url = request.url
         guard let bucket = url.host, !bucket.isEmpty else {
             throw WebImageError(.invalidSource, "an S3 source is s3://bucket/key", url: url)
+        }
+        guard buckets.allows(bucket) else {
+            throw WebImageError(.forbiddenSource, "access to the S3 bucket \(bucket) is denied", url: url)
         }
         let key = String(url.path.drop { $0 == "/" })
         guard !key.isEmpty else { throw WebImageError(.invalidSource, "the S3 source names no key", url: url) }

@@ -174,7 +174,12 @@ public final class SharedStore: Sendable {
             return try await work()
         } catch {
             errors.withLock { $0[operation, default: 0] += 1 }
-            logger.warning("shared store \(operation) failed", metadata: ["error": "\(error.code)"])
+            var metadata: Logger.Metadata = ["error": "\(error.code)"]
+            // A refused key names where the credentials came from (never the secret), as the fix is there.
+            if let refusal = error.underlying as? S3StoreError, refusal.isAuthorizationFailure {
+                metadata["detail"] = "\(refusal)"
+            }
+            logger.warning("shared store \(operation) failed", metadata: metadata)
             return nil
         }
     }

@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 import WebImage
 
-/// AWS Signature Version 4 for S3 requests, signed in the `Authorization` header.
+/// AWS Signature Version 4 for S3 requests, signed in the `Authorization` header; temporary credentials' session
+/// token is sent as `X-Amz-Security-Token` and signed with the other headers.
 ///
 /// Pure: the same method, path, query, headers, payload hash, date and credentials always give the same signature,
 /// which is how it is tested against the examples AWS publishes. Paths are signed as S3 expects: each segment
@@ -25,8 +26,9 @@ public struct SignatureV4: Sendable {
         self.service = service
     }
 
-    /// The headers to add to a request so that it is signed: `x-amz-date`, `x-amz-content-sha256` and
-    /// `Authorization`. `headers` must include `host` (any case) and every other header to sign.
+    /// The headers to add to a request so that it is signed: `x-amz-date`, `x-amz-content-sha256`,
+    /// `x-amz-security-token` (with a session token) and `Authorization`. `headers` must include `host` (any case)
+    /// and every other header to sign.
     ///
     /// - Parameters:
     ///   - method: the HTTP method (`GET`, `PUT`, …).
@@ -41,11 +43,12 @@ public struct SignatureV4: Sendable {
     ) -> [(String, String)] {
         let stamp = Self.timestamp(date)
         var all = headers.map { ($0.0.lowercased(), Self.trimmed($0.1)) }
-        all.append(("x-amz-date", stamp))
-        all.append(("x-amz-content-sha256", payloadHash))
+        var added = [("x-amz-date", stamp), ("x-amz-content-sha256", payloadHash)]
+        if let token = credentials.sessionToken { added.append(("x-amz-security-token", token)) }
+        all += added
         let authorization = self.authorization(
             method: method, path: path, query: query, headers: all, payloadHash: payloadHash, timestamp: stamp)
-        return [("x-amz-date", stamp), ("x-amz-content-sha256", payloadHash), ("Authorization", authorization)]
+        return added + [("Authorization", authorization)]
     }
 
     /// The `Authorization` header value for a request whose headers (lowercase names, including `x-amz-date` =

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WebImageServer
 import WebImageStores
 
@@ -7,9 +8,12 @@ import WebImageStores
 struct ClusterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A shared cache tier in an S3-compatible store.", valueName: "s3://BUCKET/PREFIX"))
     var sharedStore: String?
-    @Option(help: ArgumentHelp("The shared store's S3 endpoint (path-style).", valueName: "URL"))
+    @Option(
+        help: ArgumentHelp(
+            "The shared store's S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the AWS profile's, AWS's).",
+            valueName: "URL"))
     var sharedStoreEndpoint: String?
-    @Option(help: "The shared store's signing region (default: us-east-1).")
+    @Option(help: "The shared store's signing region (else --s3-region).")
     var sharedStoreRegion: String?
     @Option(help: "Seconds a shared-store operation may take; a slower one is skipped (default: 0.3).")
     var sharedStoreTimeout: Double?
@@ -23,20 +27,46 @@ struct ClusterOptions: ParsableArguments {
     var selfURL: String?
     @Flag(help: "Forward a request whose result another node owns (nginx's hash ring over --self and --peer) to it.")
     var peerForward = false
+    @Flag(help: "Read s3://BUCKET/KEY sources, from the endpoint the AWS tools would use (IMGPROXY_USE_S3).")
+    var useS3 = false
     @Option(
         help: ArgumentHelp(
             "Read s3://BUCKET/KEY sources from this S3 endpoint (IMGPROXY_S3_ENDPOINT with IMGPROXY_USE_S3).",
             valueName: "URL"))
     var s3SourceEndpoint: String?
-    @Option(help: "The S3 source store's signing region (default: us-east-1; IMGPROXY_S3_REGION, AWS_REGION).")
+    @Option(help: "The S3 source store's signing region (else --s3-region; IMGPROXY_S3_REGION).")
     var s3SourceRegion: String?
+    @Option(help: "The S3 signing region (else AWS_REGION, AWS_DEFAULT_REGION, the AWS profile's, us-east-1).")
+    var s3Region: String?
+    @Option(
+        help: ArgumentHelp(
+            "Bucket in the path, in the host name, or virtual-hosted on AWS only (default: auto; the AWS profile's "
+                + "s3 addressing_style; IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE).",
+            valueName: "path|virtual|auto"))
+    var s3Addressing: String?
+    @Option(
+        help: ArgumentHelp(
+            "Only these buckets are read as s3:// sources (IMGPROXY_S3_ALLOWED_BUCKETS).", valueName: "B1,B2"))
+    var s3AllowedBuckets: String?
+    @Option(
+        help: ArgumentHelp(
+            "These buckets are never read as s3:// sources (IMGPROXY_S3_DENIED_BUCKETS).", valueName: "B1,B2"))
+    var s3DeniedBuckets: String?
 
-    /// Applies these options to `configuration`. Credentials come from the environment, never from flags (which
-    /// `ps` shows): WEBIMAGE_S3_ACCESS_KEY and WEBIMAGE_S3_SECRET_KEY for the shared tier,
-    /// WEBIMAGE_S3_SOURCE_ACCESS_KEY and WEBIMAGE_S3_SOURCE_SECRET_KEY for sources, or, as imgproxy reads them with
-    /// IMGPROXY_USE_S3, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. With IMGPROXY_USE_S3 and no endpoint, sources
-    /// are read from AWS's endpoint of the region.
+    /// Applies these options to `configuration`. Credentials come from the environment and the AWS tools' shared
+    /// files, never from flags (which `ps` shows): WEBIMAGE_S3_ACCESS_KEY / WEBIMAGE_S3_SECRET_KEY /
+    /// WEBIMAGE_S3_SESSION_TOKEN for the shared tier, WEBIMAGE_S3_SOURCE_… for sources, then for either the AWS
+    /// tools' chain (``S3Environment``): AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, the profile
+    /// (AWS_PROFILE) in the shared credentials file, then in the config file. With IMGPROXY_USE_S3 (or --use-s3) and
+    /// no endpoint anywhere, sources are read from AWS's endpoint of the region.
     func apply(to configuration: inout ImageServerConfiguration) throws {
+        let addressing = try s3Addressing.map { text in
+            guard let addressing = S3Addressing(name: text) else {
+                throw ValidationError("--s3-addressing: '\(text)' must be auto, path or virtual")
+            }
+            return addressing
+        }
+        let region = try Settings.s3Region.resolve(s3Region)
         if let sharedStore = try Settings.sharedStore.resolve(sharedStore) {
             let location: SharedStoreLocation
             do { location = try SharedStoreLocation(sharedStore) } catch { throw ValidationError(error.message) }
@@ -45,22 +75,26 @@ struct ClusterOptions: ParsableArguments {
                 throw ValidationError("--shared-store-timeout must be between 0 and 60 seconds")
             }
             let client = try Self.client(
-                try Settings.sharedStoreEndpoint.resolve(sharedStoreEndpoint),
-                region: try Settings.sharedStoreRegion.resolve(sharedStoreRegion) ?? "us-east-1",
-                flag: "--shared-store-endpoint", credentials: [("WEBIMAGE_S3_ACCESS_KEY", "WEBIMAGE_S3_SECRET_KEY")],
-                timeout: .milliseconds(Int64((timeout * 1000).rounded(.up))))
+                "shared store", endpoint: try Settings.sharedStoreEndpoint.resolve(sharedStoreEndpoint),
+                flag: "--shared-store-endpoint",
+                region: try Settings.sharedStoreRegion.resolve(sharedStoreRegion) ?? region,
+                addressing: try addressing ?? Settings.s3Addressing.resolve(nil, imgproxy: false),
+                credentials: .webimage("S3"), timeout: .milliseconds(Int64((timeout * 1000).rounded(.up))),
+                logger: configuration.logger)
             configuration.sharedStore = SharedStore(location: location, client: client, logger: configuration.logger)
         }
-        let useS3 = try Settings.useS3.resolve(nil) ?? false
-        let region = try Settings.s3SourceRegion.resolve(s3SourceRegion, imgproxy: useS3) ?? "us-east-1"
-        if let endpoint = try Settings.s3SourceEndpoint.resolve(s3SourceEndpoint, imgproxy: useS3)
-            ?? (useS3 ? "https://s3.\(region).amazonaws.com" : nil)
-        {
+        let useS3 = try Settings.useS3.resolve(switch: useS3)
+        let sourceEndpoint = try Settings.s3SourceEndpoint.resolve(s3SourceEndpoint, imgproxy: useS3)
+        if sourceEndpoint != nil || useS3 {
             configuration.s3Sources = try Self.client(
-                endpoint, region: region, flag: "--s3-source-endpoint",
-                credentials: [("WEBIMAGE_S3_SOURCE_ACCESS_KEY", "WEBIMAGE_S3_SOURCE_SECRET_KEY")]
-                    + (useS3 ? [("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")] : []),
-                timeout: configuration.limits.downloadTimeout, maxObjectSize: configuration.limits.maxSourceFileSize)
+                "S3 sources", endpoint: sourceEndpoint, flag: "--s3-source-endpoint",
+                region: try Settings.s3SourceRegion.resolve(s3SourceRegion, imgproxy: useS3) ?? region,
+                addressing: try addressing ?? Settings.s3Addressing.resolve(nil, imgproxy: useS3),
+                credentials: .webimage("S3_SOURCE"), timeout: configuration.limits.downloadTimeout,
+                maxObjectSize: configuration.limits.maxSourceFileSize, logger: configuration.logger)
+            configuration.s3SourceBuckets = S3BucketPolicy(
+                allowed: try Settings.s3AllowedBuckets.resolve(parsing: s3AllowedBuckets) ?? [],
+                denied: try Settings.s3DeniedBuckets.resolve(parsing: s3DeniedBuckets) ?? [])
         }
         if let purgeKey = try Settings.purgeKey.resolve(purgeKey) {
             guard let key = URLSigner.bytes(hex: purgeKey), !key.isEmpty else {
@@ -81,26 +115,32 @@ struct ClusterOptions: ParsableArguments {
         return url
     }
 
-    /// An S3 client for `endpoint` with the credentials of the first pair of variables (access key, secret key) set.
+    /// An S3 client for `purpose` (`S3 sources`): `endpoint`, `region` and `addressing` when given, the rest and the
+    /// credentials (`credentials` first) resolved as the AWS tools resolve them, logged at start with where each came
+    /// from (the access key id, never the secret).
     private static func client(
-        _ endpoint: String?, region: String, flag: String, credentials: [(access: String, secret: String)],
-        timeout: Duration, maxObjectSize: Int = 64 << 20
+        _ purpose: String, endpoint: String?, flag: String, region: String?, addressing: S3Addressing?,
+        credentials: S3CredentialVariables, timeout: Duration, maxObjectSize: Int = 64 << 20, logger: Logger
     ) throws -> S3Client {
-        guard let url = endpoint.flatMap(URL.init(string:)), url.host != nil,
-            ["http", "https"].contains(url.scheme ?? "")
-        else { throw ValidationError("\(flag) takes http(s)://HOST[:PORT]") }
-        let found = credentials.lazy.compactMap { pair in
-            Env.value(pair.access).flatMap { access in
-                Env.value(pair.secret).map { S3Credentials(accessKey: access, secretKey: $0) }
-            }
-        }.first
-        guard let found else {
-            let names = credentials.map { "\($0.access) and \($0.secret)" }.joined(separator: ", or ")
-            throw ValidationError("\(flag) needs \(names)")
+        var explicit: URL?
+        if let endpoint {
+            guard let url = URL(string: endpoint), url.host?.isEmpty == false,
+                ["http", "https"].contains(url.scheme ?? "")
+            else { throw ValidationError("\(flag) takes http(s)://HOST[:PORT]") }
+            explicit = url
         }
-        return S3Client(
-            configuration: .init(
-                endpoint: url, region: region, credentials: found,
-                timeout: timeout, maxObjectSize: maxObjectSize))
+        let resolved: S3Environment.Resolution
+        do {
+            resolved = try S3Environment.process.resolve(
+                .init(endpoint: explicit, region: region, addressing: addressing, credentialVariables: [credentials]))
+        } catch { throw ValidationError("\(purpose): \(error)") }
+        logger.info(
+            "\(purpose)",
+            metadata: [
+                "endpoint": "\(resolved.endpoint)", "endpoint_from": "\(resolved.endpointSource)",
+                "region": "\(resolved.region)", "addressing": "\(resolved.addressing)",
+                "credentials": "\(resolved.credentialSource)", "access_key": "\(resolved.credentials.accessKey)",
+            ])
+        return S3Client(configuration: resolved.configuration(timeout: timeout, maxObjectSize: maxObjectSize))
     }
 }

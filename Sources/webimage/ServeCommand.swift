@@ -25,9 +25,10 @@ struct ServeCommand: AsyncParsableCommand {
             and most from imgproxy's own variables in imgproxy's syntax (IMGPROXY_KEY, IMGPROXY_BIND, \
             IMGPROXY_TTL, IMGPROXY_PRESETS...; README.md lists them). A flag wins over WEBIMAGE_, which wins over \
             IMGPROXY_. IMGPROXY_ variables that are not supported are named in one warning at start. S3 credentials \
-            come only from the environment: WEBIMAGE_S3_ACCESS_KEY/WEBIMAGE_S3_SECRET_KEY (shared store), \
-            WEBIMAGE_S3_SOURCE_ACCESS_KEY/WEBIMAGE_S3_SOURCE_SECRET_KEY, or with IMGPROXY_USE_S3 \
-            AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY.
+            come from the environment and the AWS tools' files, never from flags: WEBIMAGE_S3_ACCESS_KEY/\
+            WEBIMAGE_S3_SECRET_KEY (shared store) or WEBIMAGE_S3_SOURCE_ACCESS_KEY/WEBIMAGE_S3_SOURCE_SECRET_KEY \
+            (sources), then AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, then the profile AWS_PROFILE \
+            in ~/.aws/credentials, then in ~/.aws/config (README.md, "S3 credentials").
 
             Examples:
               webimage serve --key 943b…0881 --salt 520f…09c5 --cache-dir /var/cache/webimage

@@ -1,4 +1,5 @@
 import Logging
+import WebImageStores
 
 /// The table of `webimage serve`'s settings: each flag with its `WEBIMAGE_` variable and imgproxy's variables, in
 /// imgproxy's syntax (comma lists, `true`/`false`, seconds, megapixels as a decimal number). A flag wins over
@@ -72,11 +73,22 @@ enum Settings {
     static let noResultCache = Setting<Bool>("no-result-cache", .boolean)
     static let memoryCacheSize = Setting<Int>("memory-cache-size", .integer)
 
-    // S3 sources (imgproxy's `IMGPROXY_USE_S3`) and the cluster
-    static let useS3 = Setting<Bool>(nil, .boolean, imgproxy: ["IMGPROXY_USE_S3"])
-    static let s3SourceEndpoint = Setting<String>("s3-source-endpoint", .text, imgproxy: ["IMGPROXY_S3_ENDPOINT"])
-    static let s3SourceRegion = Setting<String>(
-        "s3-source-region", .text, imgproxy: ["IMGPROXY_S3_REGION", "AWS_REGION"])
+    // S3 sources (imgproxy's `IMGPROXY_USE_S3`) and the cluster; the AWS tools' variables and files are read by
+    // `S3Environment`, after these.
+    static let useS3 = Setting<Bool>("use-s3", .boolean, imgproxy: ["IMGPROXY_USE_S3"])
+    static let s3SourceEndpoint = Setting<String>(
+        "s3-source-endpoint", .text, imgproxy: ["IMGPROXY_S3_ENDPOINT"],
+        // imgproxy adds `http://` to an endpoint without a scheme.
+        imgproxyParser: ValueParser<String>.text.map { $0.contains("://") ? $0 : "http://" + $0 })
+    static let s3SourceRegion = Setting<String>("s3-source-region", .text, imgproxy: ["IMGPROXY_S3_REGION"])
+    static let s3Region = Setting<String>("s3-region", .text)
+    static let s3Addressing = Setting<S3Addressing>(
+        "s3-addressing", .addressing, imgproxy: ["IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE"],
+        imgproxyParser: ValueParser<Bool>.boolean.map { $0 ? .path : .virtual })
+    static let s3AllowedBuckets = Setting<[String]>(
+        "s3-allowed-buckets", .list(), imgproxy: ["IMGPROXY_S3_ALLOWED_BUCKETS"])
+    static let s3DeniedBuckets = Setting<[String]>(
+        "s3-denied-buckets", .list(), imgproxy: ["IMGPROXY_S3_DENIED_BUCKETS"])
     static let sharedStore = Setting<String>("shared-store", .text)
     static let sharedStoreEndpoint = Setting<String>("shared-store-endpoint", .text)
     static let sharedStoreRegion = Setting<String>("shared-store-region", .text)
@@ -105,7 +117,8 @@ enum Settings {
         malloc, key, salt, signatureSize, trustedSignatures, allowedSources, localRoot, maxSrcResolution,
         maxSrcFileSize, maxAnimationFrames, maxResultDimension, maxRedirects, downloadTimeout, allowLoopbackSources,
         allowPrivateSources, allowLinkLocalSources, preset, presetsFile, autoWebP, autoAVIF, preferredFormats,
-        cacheDir, noCache, noResultCache, memoryCacheSize, useS3, s3SourceEndpoint, s3SourceRegion, sharedStore,
+        cacheDir, noCache, noResultCache, memoryCacheSize, useS3, s3SourceEndpoint, s3SourceRegion, s3Region,
+        s3Addressing, s3AllowedBuckets, s3DeniedBuckets, sharedStore,
         sharedStoreEndpoint, sharedStoreRegion, sharedStoreTimeout, purgeKey, peer, selfURL, peerForward,
         watermarkData, watermarkPath, watermarkURL, watermarkOpacity,
     ]

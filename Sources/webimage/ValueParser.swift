@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImageStores
 
 /// How an environment variable's text becomes a value, and what it must hold when it does not (for the error).
 struct ValueParser<Value>: Sendable {
@@ -62,6 +63,11 @@ extension ValueParser<Logger.Level> {
             return name == "warn" ? .warning : Logger.Level(rawValue: name)
         }
     }
+}
+
+extension ValueParser<S3Addressing> {
+    /// `auto`, `path` or `virtual`.
+    static var addressing: Self { Self(expected: "auto, path or virtual") { S3Addressing(name: $0) } }
 }
 
 extension ValueParser<MemoryAllocator> {

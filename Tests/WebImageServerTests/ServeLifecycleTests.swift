@@ -13,7 +13,13 @@ struct ServeLifecycleTests {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["serve", "--port", "0", "--no-cache"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Never the AWS variables and files of the machine running the tests.
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AWS_") }
+            .merging([
+                "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/webimage-tests/aws-credentials",
+                "AWS_CONFIG_FILE": "/nonexistent/webimage-tests/aws-config",
+            ]) { $1 }
+            .merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         let error = Pipe()
         process.standardError = error
@@ -102,6 +108,8 @@ struct ServeLifecycleTests {
         (["--max-animation-frame-resolution", "-1"], "--max-animation-frame-resolution"),
         (["--otel-endpoint", "ftp://127.0.0.1:4318"], "--otel-endpoint"),
         (["--metrics-namespace", "9lives"], "--metrics-namespace"),
+        (["--s3-addressing", "sideways"], "--s3-addressing"),
+        (["--use-s3", "--s3-source-endpoint", "ftp://store"], "--s3-source-endpoint"),
     ])
     func configurationErrorsExit64AtStartWithAClearMessage(arguments: [String], mentions: String) async throws {
         let (status, error) = try await Self.runOffPool(arguments)
@@ -117,6 +125,7 @@ struct ServeLifecycleTests {
         ("IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "ok"), ("IMGPROXY_MAX_CLIENTS", "many"),
         ("IMGPROXY_AUTO_JXL", "maybe"), ("IMGPROXY_ENFORCE_JXL", "2"), ("WEBIMAGE_PNG_GAMMA", "yes please"),
         ("IMGPROXY_JXL_EFFORT", "max"),
+        ("IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", "maybe"), ("WEBIMAGE_S3_ADDRESSING", "sideways"),
     ])
     func environmentValuesThatDoNotParseExit64(name: String, value: String) async throws {
         let (status, error) = try await Self.runOffPool([], environment: [name: value])
@@ -137,6 +146,8 @@ struct ServeLifecycleTests {
             ["IMGPROXY_USE_S3": "true", "AWS_ACCESS_KEY_ID": "", "WEBIMAGE_S3_SOURCE_ACCESS_KEY": ""],
             "AWS_ACCESS_KEY_ID"
         ),
+        (["WEBIMAGE_USE_S3": "on", "AWS_PROFILE": "nope"], "the AWS profile 'nope' (AWS_PROFILE) is in neither"),
+        (["IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "AKID"], "AWS_SECRET_ACCESS_KEY is missing"),
     ])
     func imgproxysVariablesAreReadAfterWebimagesAndTheFlags(
         environment: [String: String], mentions: String
@@ -159,7 +170,12 @@ struct ServeLifecycleTests {
     @Test func unsupportedImgproxyVariablesAreNamedInOneWarningLine() async throws {
         let (status, error) = try await Self.runOffPool(
             ["--workers", "0"],
-            environment: ["IMGPROXY_USE_GCS": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60"])
+            environment: [
+                "IMGPROXY_USE_GCS": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60",
+                // Read now, for s3:// sources: not named.
+                "IMGPROXY_S3_ALLOWED_BUCKETS": "a", "IMGPROXY_S3_DENIED_BUCKETS": "b",
+                "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false",
+            ])
         #expect(status == 64)
         let lines = error.split(separator: "\n").filter { $0.contains("not supported") }
         #expect(lines.count == 1, "\(error)")

@@ -71,6 +71,43 @@ import WebImage
         #expect(SignatureV4.encodedPath("results/ab") == "/results/ab")
     }
 
+    /// AWS's Signature Version 4 test suite, `post-sts-token/post-sts-header-before`: the session token is a signed
+    /// header.
+    @Test func sessionTokenSignedAsAHeader() {
+        let token = [
+            "AQoDYXdzEPT//////////wEXAMPLEtc764bNrC9SAPBSM22wDOk4x4HIZ8j4FZTwdQWLWsKWHGBuFqwAeMicRXmxfp",
+            "SPfIeoIYRqTflfKD8YUuwthAx7mSEI/qkPpKPi/kMcGdQrmGdeehM4IC1NtBmUpp2wUE8phUZampKsburEDy0KPkyQ",
+            "DYwT7WZ0wq5VSXDvp75YU9HFvlRd8Tx6q6fE8YQcHNVXAkiY9q6d+xo0rKwT38xVqr7ZD0u0iPPkUL64lIZbqBAz+s",
+            "cqKmlzm8FDrypNC9Yjc8fPOLn9FX9KSYvKTr4rvx3iSIlTJabIQwj2ICCR/oLxBA==",
+        ].joined()
+        let suite = SignatureV4(
+            credentials: S3Credentials(
+                accessKey: "AKIDEXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", sessionToken: token),
+            region: "us-east-1", service: "service")
+        let authorization = suite.authorization(
+            method: "POST", path: "/", query: [],
+            headers: [
+                ("host", "example.amazonaws.com"), ("x-amz-date", "20150830T123600Z"), ("x-amz-security-token", token),
+            ], payloadHash: empty, timestamp: "20150830T123600Z")
+        #expect(
+            authorization
+                == "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, "
+                + "SignedHeaders=host;x-amz-date;x-amz-security-token, "
+                + "Signature=85d96828115b5dc0cfc3bd16ad9e210dd772bbebba041836c64533a82be05ead")
+
+        // signedHeaders sends the token and signs it along with the rest.
+        let date = Date(timeIntervalSince1970: 1_440_938_160)  // 2015-08-30T12:36:00Z
+        let headers = suite.signedHeaders(
+            method: "GET", path: "/", headers: [("Host", "example.amazonaws.com")], payloadHash: empty, date: date)
+        #expect(headers.first { $0.0 == "x-amz-security-token" }?.1 == token)
+        let signed = headers.first { $0.0 == "Authorization" }?.1 ?? ""
+        #expect(signed.contains("SignedHeaders=host;x-amz-content-sha256;x-amz-date;x-amz-security-token,"))
+        #expect(!signed.contains(token))
+        let long = signer.signedHeaders(
+            method: "GET", path: "/", headers: [("Host", "example.amazonaws.com")], payloadHash: empty, date: date)
+        #expect(!long.contains { $0.0 == "x-amz-security-token" })
+    }
+
     @Test func credentialsNeverPrintTheSecret() {
         let credentials = S3Credentials(accessKey: "AK", secretKey: "very-secret")
         #expect(!"\(credentials)".contains("very-secret"))

@@ -19,6 +19,7 @@ final class SourceFetcher: Sendable {
     private let loaderOptions: ImageLoaderOptions
     /// The loaders that reach origins, without the cache or the shared tier, for ``passThrough(_:headers:maxSize:)``.
     private let origins: OriginLoader
+    private let logger: Logger
 
     /// A fetcher whose downloads are counted in `metrics`. Each download holds a place in the processing queue
     /// (``ProcessingGate/reserve()``), so as many may run at once as there are slots and queue places: the loader's
@@ -26,7 +27,7 @@ final class SourceFetcher: Sendable {
     /// origin to six downloads however many requests waited.
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
-        s3Sources: S3Client?, metrics: ServerMetrics, logger: Logger
+        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), metrics: ServerMetrics, logger: Logger
     ) {
         var options = ImageLoaderOptions()
         options.timeout = limits.downloadTimeout
@@ -34,6 +35,7 @@ final class SourceFetcher: Sendable {
         options.responseValidator = Self.imgproxyStatuses
         options.redirectLimit = limits.maxRedirects
         loaderOptions = options
+        self.logger = logger
         var configuration = HTTPImageLoader.Configuration()
         configuration.maxConcurrentDownloads = Self.downloadLimit(limits)
         configuration.addressPolicy = addressPolicy
@@ -41,7 +43,8 @@ final class SourceFetcher: Sendable {
         let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).
-        let origins = OriginLoader([http] + (s3Sources.map { [S3ImageLoader(client: $0)] } ?? []), metrics: metrics)
+        let s3 = s3Sources.map { [S3ImageLoader(client: $0, buckets: s3Buckets)] } ?? []
+        let origins = OriginLoader([http] + s3, metrics: metrics)
         self.origins = origins
         let network: any ImageLoading = shared.map { SharedStoreLoader(upstream: origins, store: $0) } ?? origins
         manager = ImageManager(
@@ -58,7 +61,10 @@ final class SourceFetcher: Sendable {
         let request = ImageRequest(
             url: url, options: [.avoidDecode, .retryFailed, .waitStoreCache], loaderOptions: options)
         let result: ImageResult
-        do { result = try await manager.image(for: request) } catch { throw Self.map(error) }
+        do { result = try await manager.image(for: request) } catch {
+            logRefusedCredentials(error)
+            throw Self.map(error)
+        }
         guard let data = result.data else { throw ImageServerError(status: 404, "source is unavailable") }
         if let maxSize, data.count > maxSize {
             throw Self.map(WebImageError(.bodyTooLarge, "source file is too big", url: url))
@@ -86,6 +92,13 @@ final class SourceFetcher: Sendable {
         do { return try await origins.load(ImageLoadRequest(url: url, options: options)) } catch {
             throw Self.map(error)
         }
+    }
+
+    /// Logs an S3 source store's refusal of the credentials (401, 403) with where they came from, which the client's
+    /// answer does not show: a wrong key, secret or expired token is a configuration error to fix.
+    private func logRefusedCredentials(_ error: WebImageError) {
+        guard let refusal = error.underlying as? S3StoreError, refusal.isAuthorizationFailure else { return }
+        logger.warning("the S3 source store refused the credentials", metadata: ["error": "\(refusal)"])
     }
 
     /// The most downloads at once: one per processing slot and queue place (each download holds one).

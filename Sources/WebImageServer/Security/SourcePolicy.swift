@@ -1,18 +1,19 @@
 import Foundation
+import WebImageStores
 
 /// Which sources the server fetches: `http`/`https`, `local://` under the root only, `s3://` when an S3 source store
-/// is configured, `--allowed-sources` prefixes (with imgproxy's `*`).
+/// is configured and in a bucket it may read, `--allowed-sources` prefixes (with imgproxy's `*`).
 struct SourcePolicy: Sendable {
     let allowedSources: [SourcePattern]
     /// The resolved (symlink-free) local root.
     let localRoot: URL?
-    /// Whether `s3://bucket/key` sources are read (`--s3-source-endpoint`).
-    let allowsS3: Bool
+    /// The buckets `s3://bucket/key` sources may name; `nil` when S3 sources are off (no `--s3-source-endpoint`).
+    let s3Buckets: S3BucketPolicy?
 
-    init(allowedSources: [String], localRoot: URL?, allowsS3: Bool = false) {
+    init(allowedSources: [String], localRoot: URL?, s3Buckets: S3BucketPolicy? = nil) {
         self.allowedSources = allowedSources.map(SourcePattern.init)
         self.localRoot = localRoot.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
-        self.allowsS3 = allowsS3
+        self.s3Buckets = s3Buckets
     }
 
     /// The URL to load for `source`, or a 404 naming the rule that refuses it.
@@ -30,10 +31,12 @@ struct SourcePolicy: Sendable {
         case "local":
             return try localURL(source)
         case "s3":
-            guard allowsS3 else { throw .invalid("S3 sources are not enabled") }
+            guard let buckets = s3Buckets else { throw .invalid("S3 sources are not enabled") }
             guard let bucket = url.host, !bucket.isEmpty, url.path.count > 1 else {
                 throw .invalid("invalid S3 source")
             }
+            // imgproxy refuses the bucket as a source it cannot reach: 404.
+            guard buckets.allows(bucket) else { throw .invalid("access to the S3 bucket is denied") }
             return url
         default:
             throw .invalid("unknown source scheme \(scheme.prefix(16))")

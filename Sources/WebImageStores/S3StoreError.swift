@@ -1,9 +1,9 @@
 import Foundation
 
-/// An S3 store's answer other than 2xx: the ``WebImage/WebImageError/underlying`` error of ``S3Client``'s
-/// ``WebImage/WebImageError/Code/badStatus`` errors. Its description names the store's error code
-/// (`SignatureDoesNotMatch`, `InvalidAccessKeyId`, `ExpiredToken`…) and, for 401 and 403, where the credentials came
-/// from and their access key id; never the secret or the session token.
+/// An S3 store's answer other than 2xx, the `underlying` error of the `.badStatus` `WebImageError`s of ``S3Client``.
+/// Its description names the store's error code (`SignatureDoesNotMatch`, `InvalidAccessKeyId`, `ExpiredToken`…)
+/// and, for 401 and 403, where the credentials came from and their access key id; never the secret or the session
+/// token.
 public struct S3StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status.
     public let status: Int

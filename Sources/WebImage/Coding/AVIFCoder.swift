@@ -7,7 +7,7 @@ import Foundation
 /// in `colr` is converted to sRGB unless ``DecodingOptions/keepsColorProfile`` is set. The limits are checked from
 /// the container before any frame is decoded. AVIF has no decoder-side scaling, so ``DecodingOptions/targetSize``
 /// is left to the resampler. With ``DecodingOptions/prefersThumbnail``, a thumbnail the file carries is decoded
-/// instead, through libheif (``HEIFThumbnail``), as HEIC's.
+/// instead, through libheif (`HEIFThumbnail`), as HEIC's.
 ///
 /// Encodes with ``EncodingOptions/quality`` mapped to libavif's quantizer and ``EncodingOptions/speed`` (default
 /// ``defaultSpeed``); animated images become AVIF sequences.

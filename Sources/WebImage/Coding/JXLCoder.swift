@@ -11,9 +11,9 @@ import Foundation
 /// codestream's enumerated encodings, which libjxl describes as an ICC profile) are converted to sRGB through that
 /// profile, or keep it as ``DecodingOptions/keepsColorProfile`` says. With ``DecodingOptions/keepsMetadata``, the
 /// container's `Exif` and `xml ` boxes (plain or Brotli-compressed `brob`) become ``Image/exif`` and ``Image/xmp``
-/// (``JXLMetadata``); the EXIF orientation is never applied, the codestream's is. The limits are checked from the
+/// (`JXLMetadata`); the EXIF orientation is never applied, the codestream's is. The limits are checked from the
 /// basic information before libjxl decodes any pixel, and the frames so far against them before each frame is
-/// decoded. libjxl allocates through a memory budget derived from the limits (``JXLDecoder/memoryCap(for:)``), and
+/// decoded. libjxl allocates through a memory budget derived from the limits (`JXLDecoder.memoryCap(for:)`), and
 /// since libjxl 0.7 allocates its image planes outside it, the planes the header declares (colour and extra
 /// channels, 4 bytes a sample) are checked against that budget first: a refusal either way is
 /// ``WebImageError/Code/tooLarge``. The bytes are fed from memory in one piece; libjxl runs on one thread per core.

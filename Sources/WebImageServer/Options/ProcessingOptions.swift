@@ -78,7 +78,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var autoRotate = true
     /// Whether the copyright and author survive ``stripMetadata`` (imgproxy's `keep_copyright`, on by default): the
     /// EXIF `Copyright` and `Artist` tags, the XMP rights properties and (in JPEG) the IPTC By-line, Credit and
-    /// Copyright Notice are written alone (``EncodingOptions/keepsCopyright``).
+    /// Copyright Notice are written alone (`EncodingOptions.keepsCopyright`).
     public var keepCopyright = true
     /// Whether a HEIC or AVIF source's embedded thumbnail is decoded instead of the full image, when it has one
     /// (imgproxy's `enforce_thumbnail`).

@@ -23,7 +23,7 @@ public struct EncoderSettings: Sendable, Hashable {
     /// default.
     public var avifSpeed: Int?
     /// libjxl's effort, 1 (fastest) to 9 (smallest files), imgproxy's range; `nil` uses the library's measured default
-    /// (``JXLCoder/defaultSpeed``, effort 3; imgproxy's default is 4).
+    /// (`JXLCoder.defaultSpeed`, effort 3; imgproxy's default is 4).
     public var jxlEffort: Int?
 
     /// imgproxy's defaults.
@@ -56,7 +56,7 @@ public struct EncoderSettings: Sendable, Hashable {
         return options
     }
 
-    /// The library's encoder speed that gives libjxl's `effort` (``JXLCoder/effort(forSpeed:)``), 1 to 9 (clamped).
+    /// The library's encoder speed that gives libjxl's `effort` (`JXLCoder.effort(forSpeed:)`), 1 to 9 (clamped).
     static func jxlSpeed(effort: Int) -> Int {
         let effort = min(max(effort, 1), 9)
         return (0...10).first { JXLCoder.effort(forSpeed: $0) == effort } ?? JXLCoder.defaultSpeed

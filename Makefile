@@ -56,13 +56,14 @@ docs: deps
 
 # The tests under ThreadSanitizer, in their own build folder; any report fails the run. The CLI suites are skipped:
 # they time child processes, which TSan slows past their limits, and the code they drive is tested in-process.
+# Both sanitizer builds leave swift-otel out (WEBIMAGE_NO_OTEL, see Package.swift): it does not compile under them.
 test-tsan: deps $(STORES_VENV)/bin/weed
-	TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
+	WEBIMAGE_NO_OTEL=1 TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
 
 # The decoding, processing and robustness tests under AddressSanitizer (and LeakSanitizer), in their own build folder;
 # any report fails. The CLI suites are skipped as for TSan: the code they drive is tested in-process.
 test-asan: deps
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan --no-parallel --skip CLI \
+	WEBIMAGE_NO_OTEL=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan --no-parallel --skip CLI \
 		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|FormatsConformance|ManagerFormats|Sniffing|Convolution|PixelBuffer|Metadata|BMP|TIFF|JXL|HEIC|ColorManagement|GreyProfile|FuzzRegression|SVG"
 
 # Coverage-guided fuzzing with libFuzzer (Fuzz/, entry points in WebImageTesting/FuzzEntries.swift), under

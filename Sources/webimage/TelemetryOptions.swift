@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
-import OTel
 import ServiceLifecycle
 import WebImageServer
+
+#if WEBIMAGE_OTEL
+    import OTel
+#endif
 
 /// `webimage serve`'s telemetry: the metrics' namespace, and traces (a span for each request and its stages), exported
 /// with swift-otel over OTLP/HTTP when a collector is named, and nothing at all otherwise.
@@ -49,11 +52,6 @@ struct TelemetryOptions: ParsableArguments {
         let named = Self.endpointVariables.contains { !(environment[$0] ?? "").isEmpty }
         let imgproxyEnabled = try Settings.openTelemetry.resolve(nil) ?? false
         guard endpoint != nil || named || imgproxyEnabled else { return nil }
-        var configuration = OTel.Configuration.default
-        configuration.serviceName = "webimage"
-        configuration.diagnosticLogLevel = .warning
-        configuration.logs.enabled = false
-        configuration.metrics.enabled = false
         if let endpoint {
             guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https", url.host != nil
             else { throw ValidationError("--otel-endpoint: not an http(s) URL: \(endpoint)") }
@@ -61,10 +59,27 @@ struct TelemetryOptions: ParsableArguments {
             environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = nil
             environment["OTEL_EXPORTER_OTLP_ENDPOINT"] = endpoint
         }
-        do {
-            return try OTel.bootstrap(configuration: configuration, environment: environment)
-        } catch {
-            throw ValidationError("tracing: \(error)")
-        }
+        return try Self.exporter(environment: environment)
     }
+
+    #if WEBIMAGE_OTEL
+        /// swift-otel's tracer bootstrapped, traces only, the `OTEL_*` variables of `environment` applied.
+        private static func exporter(environment: [String: String]) throws -> any Service {
+            var configuration = OTel.Configuration.default
+            configuration.serviceName = "webimage"
+            configuration.diagnosticLogLevel = .warning
+            configuration.logs.enabled = false
+            configuration.metrics.enabled = false
+            do {
+                return try OTel.bootstrap(configuration: configuration, environment: environment)
+            } catch {
+                throw ValidationError("tracing: \(error)")
+            }
+        }
+    #else
+        /// A build without swift-otel (`WEBIMAGE_NO_OTEL`, the sanitizer builds) cannot export spans.
+        private static func exporter(environment: [String: String]) throws -> any Service {
+            throw ValidationError("tracing: this build of webimage has no OTLP exporter (built with WEBIMAGE_NO_OTEL)")
+        }
+    #endif
 }

@@ -107,15 +107,7 @@ struct ParityServerTests {
     }
 
     @Test func returnAttachmentAndCopyrightFollowTheServersDefaults() async throws {
-        let exif: Data = {
-            var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 2, 0]
-            let copyright = Array("ACME 2026".utf8) + [0]
-            let make = Array("MakerCo".utf8) + [0]
-            let dataStart = 8 + 2 + 2 * 12 + 4
-            tiff += [0x0F, 0x01, 2, 0, UInt8(make.count), 0, 0, 0, UInt8(dataStart), 0, 0, 0]
-            tiff += [0x98, 0x82, 2, 0, UInt8(copyright.count), 0, 0, 0, UInt8(dataStart + make.count), 0, 0, 0]
-            return Data(tiff + [0, 0, 0, 0] + make + copyright)
-        }()
+        let exif = CopyrightSamples.exif
         let jpeg = try ImageCoders.default.encode(
             Image(frames: [ImageFrame(pixels: TestImages.geometry)], exif: exif), as: .jpeg,
             options: EncodingOptions(embedsMetadata: true))

@@ -158,7 +158,8 @@ public final class ImageServer: Sendable {
         host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
-        addRoutes(to: router)
+        addRoutes(
+            to: configuration.pathPrefix.isEmpty ? router.group() : router.group(RouterPath(configuration.pathPrefix)))
         // imgproxy's `IMGPROXY_MAX_CLIENTS` is a limit on open connections (Go's `netutil.LimitListener`): beyond it,
         // connections wait to be accepted until one closes.
         let clients = configuration.maxClients

@@ -111,6 +111,10 @@ public struct ImageServerConfiguration: Sendable {
     public var watermark: WatermarkConfiguration?
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
+    /// The path every route of ``ImageServer/makeApplication(host:port:onServerRunning:)`` is served under, `/health`
+    /// and `/metrics` included (imgproxy's `IMGPROXY_PATH_PREFIX`): empty (the default) or `/` and path segments, no
+    /// trailing `/`, query or fragment.
+    public var pathPrefix = ""
     /// The namespace every `/metrics` name starts with, followed by `_` (imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`):
     /// a Prometheus name, letters, digits and `_`, not starting with a digit. Default empty: imgproxy's series are
     /// named as imgproxy names them without one (`requests_total`), the server's own start with `webimage_`.
@@ -153,6 +157,14 @@ public struct ImageServerConfiguration: Sendable {
         try ImageServerConfigurationError.check(maxClients, in: 0...1_000_000, "max-clients", "must be 0 or more")
         if forwardsToOwner, selfURL == nil || peers.isEmpty {
             throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")
+        }
+        let prefixIsPath =
+            pathPrefix.isEmpty
+            || (pathPrefix.hasPrefix("/") && !pathPrefix.hasSuffix("/") && pathPrefix.count <= 1024
+                && !pathPrefix.contains { $0 == "?" || $0 == "#" || $0.isWhitespace || $0 == "*" || $0 == ":" })
+        guard prefixIsPath else {
+            throw ImageServerConfigurationError(
+                "path-prefix", "must be empty or /SEGMENT[/SEGMENT...] without a trailing /")
         }
         let nameCharacters = metricsNamespace.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
         guard nameCharacters, metricsNamespace.first?.isNumber != true, metricsNamespace.count <= 64 else {

@@ -19,6 +19,11 @@ struct ParityOptions: ParsableArguments {
     var allowSecurityOptions = false
     @Option(help: "The most megapixels of one animation frame; 0 = none (IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION).")
     var maxAnimationFrameResolution: Double?
+    @Option(
+        help: ArgumentHelp(
+            "Serve every route under this path, /health and /metrics included (IMGPROXY_PATH_PREFIX).",
+            valueName: "/PREFIX"))
+    var pathPrefix: String?
     @Option(help: "The most connections served at once; 0 = no limit (default: 2048; IMGPROXY_MAX_CLIENTS).")
     var maxClients: Int?
     @Option(help: "pretty, structured (key=value) or json (default: pretty; IMGPROXY_LOG_FORMAT).")
@@ -55,6 +60,7 @@ struct ParityOptions: ParsableArguments {
             configuration.limits.maxAnimationFrameResolution = ServeCommand.saturating(megapixels * 1_000_000)
         }
         if let clients = try Settings.maxClients.resolve(maxClients) { configuration.maxClients = clients }
+        if let prefix = try Settings.pathPrefix.resolve(pathPrefix) { configuration.pathPrefix = prefix }
         guard let source = try fallbackSource() else { return }
         var fallback = FallbackImageConfiguration(source: source)
         if let code = try Settings.fallbackImageHTTPCode.resolve(fallbackImageHttpCode) { fallback.statusCode = code }

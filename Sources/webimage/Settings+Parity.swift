@@ -23,6 +23,7 @@ extension Settings {
     static let maxAnimationFrameResolution = Setting<Double>(
         "max-animation-frame-resolution", .number, imgproxy: ["IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION"])
     static let maxClients = Setting<Int>("max-clients", .integer, imgproxy: ["IMGPROXY_MAX_CLIENTS"])
+    static let pathPrefix = Setting<String>("path-prefix", .text, imgproxy: ["IMGPROXY_PATH_PREFIX"])
     static let logFormat = Setting<LogFormat>("log-format", .logFormat, imgproxy: ["IMGPROXY_LOG_FORMAT"])
 
     // Encoders
@@ -58,7 +59,7 @@ extension Settings {
     static let parity: [any SettingVariables] = [
         allowSecurityOptions, allowedProcessingOptions, onlyPresets, skipProcessingFormats, stripMetadata,
         keepCopyright, stripColorProfile, autoRotate, enforceThumbnail, returnAttachment, maxAnimationFrameResolution,
-        maxClients, logFormat, quality, formatQuality, jpegProgressive, pngInterlaced, pngQuantize,
+        maxClients, pathPrefix, logFormat, quality, formatQuality, jpegProgressive, pngInterlaced, pngQuantize,
         pngQuantizationColors, webpCompression, avifSpeed, jxlEffort, enforceWebP, enforceAVIF, fallbackImageData,
         fallbackImagePath, fallbackImageURL, fallbackImageHTTPCode, fallbackImageTTL,
     ]

@@ -41,6 +41,25 @@ struct ServerMountTests {
         try await origin.shutdown()
     }
 
+    /// imgproxy's `IMGPROXY_PATH_PREFIX`: every route under the prefix, none outside it.
+    @Test func everyRouteIsServedUnderThePathPrefix() async throws {
+        try await ServerHarness.run(configure: { $0.pathPrefix = "/img/v1" }) { harness async throws in
+            let url = harness.url("w:50", "/geometry.png")
+            #expect(try await harness.get("/img/v1" + url).status == .ok)
+            #expect(try await harness.get("/img/v1/health").status == .ok)
+            #expect(try await harness.get("/img/v1/metrics").status == .ok)
+            #expect(try await harness.get(url).status == .notFound)
+            #expect(try await harness.get("/health").status == .notFound)
+        }
+    }
+
+    @Test(arguments: ["img", "/img/", "/img?x", "/a b"])
+    func aPathPrefixThatIsNotAPathIsRefused(prefix: String) {
+        var configuration = ImageServerConfiguration()
+        configuration.pathPrefix = prefix
+        #expect(throws: ImageServerConfigurationError.self) { try configuration.validate() }
+    }
+
     @Test func qualityAndFormatQualityChangeTheBytes() async throws {
         try await ServerHarness.run { harness in
             let low = try await harness.get(harness.url("q:5", "/geometry.png", ext: "jpg")).body.readableBytes

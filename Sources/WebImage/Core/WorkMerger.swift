@@ -90,3 +90,17 @@ package protocol WorkFailure: Error {
 extension WebImageError: WorkFailure {
     package static var cancelled: WebImageError { WebImageError(.cancelled, "the request was cancelled") }
 }
+
+extension WorkMerger where Event == Never {
+    /// Joins (or starts) the work for `key` at normal priority, the work being `make(key)` (its error the work's
+    /// failure): ``value(for:subscriber:start:)`` for work that sends no events.
+    package func value(
+        for key: Key, _ make: @escaping @Sendable (Key) async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        try await value(for: key, subscriber: WorkSubscriber(priority: .normal)) { key, _ in
+            { () async -> Result<Value, Failure> in
+                do throws(Failure) { return .success(try await make(key)) } catch { return .failure(error) }
+            }
+        }
+    }
+}

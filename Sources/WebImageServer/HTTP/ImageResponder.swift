@@ -38,13 +38,11 @@ struct ImageResponder: Sendable {
             do {
                 try await answer(memo, request: request, negotiation: negotiation, now: now, into: &outcome)
             } catch {
-                if let failure = error.originFailure { metrics.originError(kind: failure) }
-                metrics.imgproxy.error(error)
+                metrics.failed(error)
                 outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: negotiates)
             }
         }
-        metrics.bytesOut.increment(by: outcome.bytes)
-        metrics.request(status: outcome.response.status.code, cache: outcome.cache, endpoint: .image)
+        metrics.answered(outcome)
         return outcome
     }
 

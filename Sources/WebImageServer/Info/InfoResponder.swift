@@ -51,12 +51,11 @@ struct InfoResponder: Sendable {
         do {
             try await answer(path: path, request: request, into: &outcome)
         } catch {
-            if let failure = error.originFailure { metrics.originError(kind: failure) }
+            metrics.failed(error)
             let negotiation = Negotiation(accept: request.headers[.accept]?.lowercased() ?? "")
             outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: false)
         }
-        metrics.bytesOut.increment(by: outcome.bytes)
-        metrics.request(status: outcome.response.status.code, cache: outcome.cache, endpoint: .info)
+        metrics.answered(outcome)
         return outcome
     }
 
@@ -73,14 +72,7 @@ struct InfoResponder: Sendable {
             (text, outcome.cache) = (cached, .memory)
         } else {
             text = try await withDeadline(limits.requestTimeout) { () async throws(ImageServerError) -> String in
-                try await runs.value(for: parsed, subscriber: WorkSubscriber(priority: .normal)) { parsed, _ in
-                    { () async -> Result<String, ImageServerError> in
-                        do throws(ImageServerError) {
-                            return .success(try await make(parsed, url: url))
-                        } catch {
-                            return .failure(error)
-                        }
-                    }
+                try await runs.value(for: parsed) { parsed throws(ImageServerError) in try await make(parsed, url: url)
                 }
             }
             outcome.cache = .miss

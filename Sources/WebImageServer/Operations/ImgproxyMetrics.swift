@@ -33,16 +33,13 @@ struct ImgproxyMetrics: Sendable {
     let imagesInProgress: CoreMetrics.Meter
     let workers: CoreMetrics.Meter
     let workersUtilization: CoreMetrics.Meter
-    /// The `status_codes_total` and `errors_total` series made so far, by label value.
-    private let statusCodes = Locked<[Int: CoreMetrics.Counter]>([:])
-    private let errors = Locked<[String: CoreMetrics.Counter]>([:])
-    private let prefix: String
-    private let factory: PrometheusMetricsFactory
+    private let statusCodes: CounterSeries<Int>
+    private let errors: CounterSeries<String>
 
     /// The series, each named `prefix` + imgproxy's name.
     init(prefix: String, factory: PrometheusMetricsFactory) {
-        self.prefix = prefix
-        self.factory = factory
+        statusCodes = CounterSeries(prefix + "status_codes_total", factory: factory) { [("status", String($0))] }
+        errors = CounterSeries(prefix + "errors_total", factory: factory) { [("type", $0)] }
         requests = CoreMetrics.Counter(label: prefix + "requests_total", factory: factory)
         requestDuration = CoreMetrics.Timer(label: prefix + "request_duration_seconds", factory: factory)
         func span(_ name: String) -> CoreMetrics.Timer {
@@ -66,25 +63,11 @@ struct ImgproxyMetrics: Sendable {
     /// Counts one answered request with its status.
     func request(status: Int) {
         requests.increment()
-        counter(in: statusCodes, status, "status_codes_total", ("status", String(status))).increment()
+        statusCodes.increment(status)
     }
 
     /// Counts one failed request by imgproxy's category of its error.
-    func error(_ error: ImageServerError) {
-        let type = error.imgproxyCategory
-        counter(in: errors, type, "errors_total", ("type", type)).increment()
-    }
-
-    private func counter<Key: Hashable & Sendable>(
-        in series: Locked<[Key: CoreMetrics.Counter]>, _ key: Key, _ name: String, _ label: (String, String)
-    ) -> CoreMetrics.Counter {
-        series.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = CoreMetrics.Counter(label: prefix + name, dimensions: [label], factory: factory)
-            counters[key] = counter
-            return counter
-        }
-    }
+    func error(_ error: ImageServerError) { errors.increment(error.imgproxyCategory) }
 }
 
 extension ImageServerError {

@@ -45,9 +45,8 @@ final class ServerMetrics: Sendable {
     let imgproxy: ImgproxyMetrics
     /// The namespace and `_`, or nothing, before every name.
     private let prefix: String
-    /// The `webimage_requests_total` series made so far: looked up by their labels' values, not by their text in the
-    /// registry, on every request.
-    private let requestCounters = Locked<[RequestLabels: CoreMetrics.Counter]>([:])
+    private let requests: CounterSeries<RequestLabels>
+    private let originErrors: CounterSeries<OriginFailure>
 
     /// The metrics, each name after `namespace` and `_` when it is not empty (checked by
     /// ``ImageServerConfiguration/validate()``).
@@ -65,6 +64,15 @@ final class ServerMetrics: Sendable {
         factory.defaultValueHistogramBuckets = (0...8).map { Double(1 << (10 + 2 * $0)) }
         self.factory = factory
         imgproxy = ImgproxyMetrics(prefix: prefix, factory: factory)
+        requests = CounterSeries(prefix + "webimage_requests_total", factory: factory) { labels in
+            [
+                ("status", String(labels.status)), ("cache", labels.cache.rawValue),
+                ("endpoint", labels.endpoint.rawValue),
+            ]
+        }
+        originErrors = CounterSeries(prefix + "webimage_origin_errors_total", factory: factory) {
+            [("kind", $0.rawValue)]
+        }
         func stage(_ name: String) -> CoreMetrics.Timer {
             CoreMetrics.Timer(
                 label: prefix + "webimage_stage_duration_seconds", dimensions: [("stage", name)], factory: factory)
@@ -85,20 +93,18 @@ final class ServerMetrics: Sendable {
         inFlight.set(0)
     }
 
-    /// Counts one answered request of `endpoint`.
-    func request(status: Int, cache: CacheOutcome, endpoint: Endpoint) {
+    /// Counts one answered image or `/info` request: its status, how it was answered, its body bytes.
+    func answered(_ outcome: RequestOutcome) {
+        bytesOut.increment(by: outcome.bytes)
+        let status = outcome.response.status.code
         imgproxy.request(status: status)
-        let key = RequestLabels(status: status, cache: cache, endpoint: endpoint)
-        let counter = requestCounters.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = CoreMetrics.Counter(
-                label: prefix + "webimage_requests_total",
-                dimensions: [("status", String(status)), ("cache", cache.rawValue), ("endpoint", endpoint.rawValue)],
-                factory: factory)
-            counters[key] = counter
-            return counter
-        }
-        counter.increment()
+        requests.increment(RequestLabels(status: status, cache: outcome.cache, endpoint: outcome.endpoint))
+    }
+
+    /// Counts the error a request failed with: by origin failure, and in imgproxy's categories.
+    func failed(_ error: ImageServerError) {
+        if let failure = error.originFailure { originError(kind: failure) }
+        imgproxy.error(error)
     }
 
     /// The labels of one `webimage_requests_total` series.
@@ -109,12 +115,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// Counts one failed origin fetch.
-    func originError(kind: OriginFailure) {
-        CoreMetrics.Counter(
-            label: prefix + "webimage_origin_errors_total", dimensions: [("kind", kind.rawValue)], factory: factory
-        )
-        .increment()
-    }
+    func originError(kind: OriginFailure) { originErrors.increment(kind) }
 
     /// A request starts (`requests_in_progress`).
     func started() { imgproxy.requestsInProgress.increment() }

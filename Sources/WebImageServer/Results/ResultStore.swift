@@ -80,15 +80,7 @@ final class ResultStore: Sendable {
         for key: ResultKey, make: @escaping @Sendable () async throws(ImageServerError) -> ProcessedImage
     ) async throws(ImageServerError) -> (StoredResult, CacheOutcome) {
         if let hit = await cached(key) { return hit }
-        let stored = try await runs.value(for: key, subscriber: WorkSubscriber(priority: .normal)) { key, _ in
-            { () async -> Result<StoredResult, ImageServerError> in
-                do throws(ImageServerError) {
-                    return .success(try await self.make(key, make))
-                } catch {
-                    return .failure(error)
-                }
-            }
-        }
+        let stored = try await runs.value(for: key) { key throws(ImageServerError) in try await self.make(key, make) }
         return (stored, .miss)
     }
 

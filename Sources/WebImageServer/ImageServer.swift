@@ -115,7 +115,7 @@ public final class ImageServer: Sendable {
     /// requests must carry it; the landing page, `health`, `metrics` and `OPTIONS` need not, as in imgproxy.
     public func addRoutes<Context: RequestContext>(to parent: RouterGroup<Context>) {
         let responder = responder
-        let log = RequestLog(logger: configuration.logger)
+        let log = RequestLog(logger: configuration.logger, sink: configuration.requestLog)
         let group = parent.group().add(
             middleware: StandardHeadersMiddleware<Context>(allowOrigin: configuration.allowOrigin))
         // Image and info requests are traced; probes, scrapes and the landing page are not.

@@ -111,6 +111,11 @@ public struct ImageServerConfiguration: Sendable {
     public var watermark: WatermarkConfiguration?
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
+    /// Where the one line per image or `/info` request goes, called on the request's task as its response is
+    /// returned; `nil` (the default) logs it through ``logger`` at `info`, as ``RequestLogEntry/metadata``. Set it to
+    /// keep the line's formatting and writing off the request's path (`webimage serve` hands it to its log writer's
+    /// thread); it is then called whatever ``logger``'s level.
+    public var requestLog: (@Sendable (RequestLogEntry) -> Void)?
     /// The path every route of ``ImageServer/makeApplication(host:port:onServerRunning:)`` is served under, `/health`
     /// and `/metrics` included (imgproxy's `IMGPROXY_PATH_PREFIX`): empty (the default) or `/` and path segments, no
     /// trailing `/`, query or fragment.

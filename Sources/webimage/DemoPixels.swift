@@ -44,7 +44,7 @@ enum DemoPixels {
                 for y in 0..<height {
                     let from = (y * bands / height) * source.bytesPerRow
                     let to = y * source.bytesPerRow
-                    UnsafeMutableBufferPointer(rebasing: buffer[to..<(to + source.bytesPerRow)])
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[to..<(to + source.bytesPerRow)])
                         .update(fromContentsOf: rows[from..<(from + source.bytesPerRow)])
                 }
             }

@@ -19,13 +19,17 @@ struct FormattedLogHandler: LogHandler {
         let merged = metadata.isEmpty ? event.metadata ?? [:] : metadata.merging(event.metadata ?? [:]) { $1 }
         let record = LogLineWriter.Record(
             format: format, label: label, date: Date(), level: event.level, message: event.message.description,
-            source: event.source, metadata: merged)
+            source: event.source, fields: .metadata(merged))
         LogLineWriter.standardError.append(record, waits: event.level >= .warning)
     }
 
     /// `record` as one line, without its newline.
     static func line(_ record: LogLineWriter.Record, clock: inout LogClock) -> String {
-        let fields = record.metadata.sorted { $0.key < $1.key }
+        let fields: [(key: String, value: String)] =
+            switch record.fields {
+            case .metadata(let metadata): metadata.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
+            case .request(let entry): entry.fields
+            }
         switch record.format {
         case .pretty:
             let pretty = fields.isEmpty ? "" : " " + fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
@@ -34,7 +38,7 @@ struct FormattedLogHandler: LogHandler {
         case .structured, .json:
             let all =
                 [("time", clock.utc(record.date)), ("level", levelName(record.level)), ("msg", record.message)]
-                + fields.map { ($0.key, "\($0.value)") }
+                + fields.map { ($0.key, $0.value) }
             return record.format == .json ? json(all) : logfmt(all)
         }
     }

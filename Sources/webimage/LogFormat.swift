@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImageServer
 
 /// How `webimage serve` writes its log lines (imgproxy's `IMGPROXY_LOG_FORMAT`), to standard error.
 enum LogFormat: String, Sendable, CaseIterable {
@@ -13,6 +14,17 @@ enum LogFormat: String, Sendable, CaseIterable {
     /// A logger with `label` writing in this format to standard error, through ``LogLineWriter/standardError``.
     func logger(label: String) -> Logger {
         Logger(label: label) { label in FormattedLogHandler(format: self, label: label) }
+    }
+
+    /// A request log writing each entry as `logger(label:)` would log it at `info` from the server, but formatted
+    /// on ``LogLineWriter/standardError``'s thread rather than the request's.
+    func requestLog(label: String) -> @Sendable (RequestLogEntry) -> Void {
+        { entry in
+            let record = LogLineWriter.Record(
+                format: self, label: label, date: Date(), level: .info, message: "request", source: "WebImageServer",
+                fields: .request(entry))
+            LogLineWriter.standardError.append(record, waits: false)
+        }
     }
 }
 

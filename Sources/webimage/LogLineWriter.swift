@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImageServer
 
 /// Log lines to a file descriptor, formatted and written by one background thread in batches, so that logging a
 /// request costs its event loop an append under a lock rather than a format and a `write(2)` (issue 29).
@@ -20,7 +21,13 @@ final class LogLineWriter: @unchecked Sendable {
         let level: Logger.Level
         let message: String
         let source: String
-        let metadata: Logger.Metadata
+        let fields: Fields
+    }
+
+    /// A line's fields: a message's metadata, or a request log entry formatted only on the writer's thread.
+    enum Fields: Sendable {
+        case metadata(Logger.Metadata)
+        case request(RequestLogEntry)
     }
 
     /// The writer of standard error.

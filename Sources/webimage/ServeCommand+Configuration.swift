@@ -20,9 +20,13 @@ extension ServeCommand {
     func makeSetup() throws -> ServeSetup {
         try Settings.check()
         var configuration = ImageServerConfiguration()
-        configuration.logger = try parity.resolvedLogFormat().logger(label: "webimage.serve")
+        let logFormat = try parity.resolvedLogFormat()
+        configuration.logger = logFormat.logger(label: "webimage.serve")
         if let level = try Settings.logLevel.resolve(parsing: logLevel) {
             configuration.logger.logLevel = level
+        }
+        if configuration.logger.logLevel <= .info {
+            configuration.requestLog = logFormat.requestLog(label: "webimage.serve")
         }
         if let warning = ImgproxyVariables.warning(for: ProcessInfo.processInfo.environment) {
             configuration.logger.warning("\(warning)")

@@ -23,10 +23,10 @@ struct URLCommand: ParsableCommand {
     var source: String
     @Argument(help: ArgumentHelp("The processing options, imgproxy style.", valueName: "OPTIONS"))
     var options = ""
-    @Option(help: "The signing key, hexadecimal.")
-    var key = Env.string("KEY")
-    @Option(help: "The signing salt, hexadecimal.")
-    var salt = Env.string("SALT")
+    @Option(help: "The signing key, hexadecimal (default: WEBIMAGE_KEY).")
+    var key: String?
+    @Option(help: "The signing salt, hexadecimal (default: WEBIMAGE_SALT).")
+    var salt: String?
     @Option(help: "What goes before the path, such as https://img.example.com.")
     var base = ""
     @Option(help: ArgumentHelp("A preset the options may name, NAME=OPTIONS (repeatable).", valueName: "NAME=OPTIONS"))
@@ -34,7 +34,7 @@ struct URLCommand: ParsableCommand {
 
     func run() throws {
         var signer: URLSigner?
-        switch (key, salt) {
+        switch (key ?? Env.string("KEY"), salt ?? Env.string("SALT")) {
         case (nil, nil): signer = nil
         case (let key?, let salt?):
             guard let made = URLSigner(hexKey: key, hexSalt: salt) else {

@@ -107,6 +107,25 @@ struct ServerOperationsTests {
         }
     }
 
+    @Test func requestLogSinkTakesTheLinesInsteadOfTheLogger() async throws {
+        let capture = LogCapture()
+        let entries = Locked<[RequestLogEntry]>([])
+        let logger = capture.logger
+        try await ServerHarness.run(configure: {
+            $0.logger = logger
+            $0.requestLog = { entry in entries.withLock { $0.append(entry) } }
+        }) { (harness: ServerHarness) async throws in
+            #expect(try await harness.get(harness.url("w:10", "/geometry.png")).status == .ok)
+            #expect(try await harness.get("/unsafe/w:10/plain/").status.code == 404)
+            let logged = entries.withLock { $0 }
+            #expect(logged.map(\.status) == [200, 404])
+            #expect(logged.first?.cache == "miss" && logged.first?.sourceHost == "127.0.0.1")
+            #expect(logged.first.map { $0.bytes > 0 && $0.seconds > 0 && $0.method == "GET" } == true)
+            #expect(logged.first?.fields.map(\.key) == logged.first?.fields.map(\.key).sorted())
+            #expect(capture.lines.withLock { $0 }.filter { $0.hasPrefix("info request") }.isEmpty)
+        }
+    }
+
     @Test func headCarriesContentLengthAndNoBody() async throws {
         try await ServerHarness.run { harness in
             let url = harness.url("w:50", "/geometry.png")

@@ -1,25 +1,20 @@
 import Hummingbird
 import Logging
 
-/// One structured log line per image or `/info` request: method, endpoint, status, duration, cache result, source
-/// host, bytes.
-///
-/// Never the path: a signed URL is a credential for its image, and the source URL may carry tokens in its query.
+/// One log line per image or `/info` request (a ``RequestLogEntry``): to the configuration's request log when it has
+/// one, else through its logger at `info`.
 struct RequestLog: Sendable {
     let logger: Logger
+    let sink: (@Sendable (RequestLogEntry) -> Void)?
 
     func record(_ outcome: RequestOutcome, method: HTTPRequest.Method, seconds: Double) {
-        let milliseconds = seconds.isFinite ? (seconds * 1000 * 10).rounded() / 10 : 0
-        logger.info(
-            "request",
-            metadata: [
-                "method": .string(method.rawValue),
-                "endpoint": .string(outcome.endpoint.rawValue),
-                "status": .string(String(outcome.response.status.code)),
-                "duration_ms": .string(milliseconds.description),
-                "cache": .string(outcome.cache.rawValue),
-                "source_host": .string(outcome.sourceHost),
-                "bytes": .string(String(outcome.bytes)),
-            ])
+        let entry = RequestLogEntry(
+            method: method.rawValue, endpoint: outcome.endpoint.rawValue, status: Int(outcome.response.status.code),
+            seconds: seconds, cache: outcome.cache.rawValue, sourceHost: outcome.sourceHost, bytes: outcome.bytes)
+        if let sink {
+            sink(entry)
+        } else {
+            logger.info("request", metadata: entry.metadata)
+        }
     }
 }

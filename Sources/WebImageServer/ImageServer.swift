@@ -36,7 +36,8 @@ public final class ImageServer: Sendable {
         try configuration.validate()
         self.configuration = configuration
         let limits = configuration.limits
-        let metrics = ServerMetrics(namespace: configuration.metricsNamespace)
+        let metrics = ServerMetrics(
+            namespace: configuration.metricsNamespace, exporter: configuration.metricsExporter)
         // Originals and results live in two directories of their own under the cache directory.
         var originals: any ImageCaching = ImageCaches([])
         var results: DiskCache?
@@ -54,8 +55,8 @@ public final class ImageServer: Sendable {
         let fetcher = SourceFetcher(
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
-            s3Buckets: configuration.s3SourceBuckets, metrics: metrics,
-            logger: configuration.logger)
+            s3Buckets: configuration.s3SourceBuckets, propagatesTraces: configuration.propagatesTraceContextToOrigins,
+            metrics: metrics, logger: configuration.logger)
         let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in
             try WatermarkProvider(watermark, fetcher: fetcher, coders: ImageCoders.default, limits: limits)
         }

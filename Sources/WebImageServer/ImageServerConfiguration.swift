@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import WebImage
@@ -129,6 +130,14 @@ public struct ImageServerConfiguration: Sendable {
     /// `InstrumentationSystem`, and pass the request's trace context on to origins and peers (W3C `traceparent`).
     /// Default off: requests then pay nothing for tracing.
     public var tracesRequests = false
+    /// Pass the request's trace context on to origins (imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`), so
+    /// an origin of your own can join the trace. Default off, as in imgproxy: a trace id is not sent to third
+    /// parties. Peers of the cluster always get it.
+    public var propagatesTraceContextToOrigins = false
+    /// A second metrics backend every metric of the server is also recorded into, under the same names and labels
+    /// as on `/metrics` (`webimage serve` gives swift-otel's OTLP exporter here with imgproxy's
+    /// `IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS`); `nil` (the default): `/metrics` only.
+    public var metricsExporter: (any MetricsFactory)?
     /// Called once processing has been idle for a second (no run and no waiter), off the request path; `webimage serve`
     /// hands freed memory back to the system there. `nil`: nothing.
     public var whenIdle: (@Sendable () -> Void)?

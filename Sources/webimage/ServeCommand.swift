@@ -162,7 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
         let metricsAddress = try telemetry.metricsAddress()
         // Before the server makes its HTTP clients, which take the tracer there is when they are made.
         let exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
-        configuration.tracesRequests = exporter != nil
+        if let exporter { TelemetryOptions.apply(exporter, to: &configuration) }
         let gracePeriod = Self.duration(setup.shutdownTimeout)
         setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
         if let shared = configuration.sharedStore, await shared.bucketExists() != true {
@@ -185,7 +185,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Services stop in reverse order: the exporter last, so the spans of the last requests are sent.
         var group = ServiceGroupConfiguration(
-            services: (exporter.map { [.init(service: $0)] } ?? []) + [.init(service: app)]
+            services: (exporter.map { [.init(service: $0.service)] } ?? []) + [.init(service: app)]
                 + (metricsApp.map { [$0] } ?? [])
                 + [.init(service: deadline, successTerminationBehavior: .ignore)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger)

@@ -2,7 +2,8 @@
 /// `IMGPROXY_PROMETHEUS_NAMESPACE` and `IMGPROXY_PROMETHEUS_BIND`), the
 /// collector (`--otel-endpoint`, `WEBIMAGE_OTEL_ENDPOINT`) and imgproxy's `IMGPROXY_OPEN_TELEMETRY_ENABLE`, which turns
 /// tracing on with the `OTEL_*` variables' collector (the OpenTelemetry default, `http://localhost:4318`, when none
-/// names one).
+/// names one), whether metrics and logs are exported to it too (`IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS`, `_LOGS`)
+/// and whether origins get the trace context (`IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`).
 extension Settings {
     static let metricsNamespace = Setting<String>(
         "metrics-namespace", .text, imgproxy: ["IMGPROXY_PROMETHEUS_NAMESPACE"])
@@ -10,7 +11,15 @@ extension Settings {
         "prometheus-bind", BindAddress.parser, imgproxy: ["IMGPROXY_PROMETHEUS_BIND"])
     static let otelEndpoint = Setting<String>("otel-endpoint", .text)
     static let openTelemetry = Setting<Bool>(nil, .boolean, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_ENABLE"])
+    static let enableMetrics = Setting<Bool>(
+        "open-telemetry-enable-metrics", .boolean, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS"])
+    static let enableLogs = Setting<Bool>(
+        "open-telemetry-enable-logs", .boolean, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS"])
+    static let propagateExternal = Setting<Bool>(
+        "open-telemetry-propagate-external", .boolean, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL"])
 
     /// The telemetry settings, for ``all``.
-    static let telemetry: [any SettingVariables] = [metricsNamespace, prometheusBind, otelEndpoint, openTelemetry]
+    static let telemetry: [any SettingVariables] = [
+        metricsNamespace, prometheusBind, otelEndpoint, openTelemetry, enableMetrics, enableLogs, propagateExternal,
+    ]
 }

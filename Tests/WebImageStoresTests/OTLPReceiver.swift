@@ -2,11 +2,13 @@ import Foundation
 import Hummingbird
 import WebImage
 
-/// An OTLP/HTTP collector of the test's own on 127.0.0.1: it keeps every `POST /v1/traces` it receives (content type
-/// and body) and reads the spans of the JSON ones.
+/// An OTLP/HTTP collector of the test's own on 127.0.0.1: it keeps every `POST /v1/traces`, `/v1/metrics` and
+/// `/v1/logs` it receives (signal, content type and body) and reads the spans of the JSON ones.
 final class OTLPReceiver: Sendable {
     /// One export request.
     struct Export: Sendable {
+        /// `traces`, `metrics` or `logs`.
+        var signal: String
         var contentType: String
         var body: Data
     }
@@ -36,12 +38,13 @@ final class OTLPReceiver: Sendable {
     static func start() async throws -> OTLPReceiver {
         let received = Locked<[Export]>([])
         let router = Router()
-        router.post("v1/traces") { request, _ -> Response in
+        router.post("v1/:signal") { request, context -> Response in
             let body = try await request.body.collect(upTo: 64 << 20)
             let export = Export(
-                contentType: request.headers[.contentType] ?? "", body: Data(buffer: body))
+                signal: context.parameters.get("signal") ?? "", contentType: request.headers[.contentType] ?? "",
+                body: Data(buffer: body))
             received.withLock { $0.append(export) }
-            // An empty ExportTraceServiceResponse, in the request's encoding (the exporter wants a content type).
+            // An empty Export…ServiceResponse, in the request's encoding (the exporter wants a content type).
             let json = export.contentType.hasPrefix("application/json")
             return Response(
                 status: .ok, headers: [.contentType: json ? "application/json" : "application/x-protobuf"],
@@ -67,7 +70,8 @@ final class OTLPReceiver: Sendable {
 
     /// The spans of every JSON export so far.
     var spans: [Span] {
-        exports.filter { $0.contentType.hasPrefix("application/json") }.flatMap { Self.spans(in: $0.body) }
+        exports.filter { $0.signal == "traces" && $0.contentType.hasPrefix("application/json") }
+            .flatMap { Self.spans(in: $0.body) }
     }
 
     func stop() async {

@@ -66,7 +66,10 @@ import WebImageTesting
             nodes.append(
                 try await Self.node(
                     port, peers: ports.filter { $0 != port }, receiver: receiver, home: home,
-                    environment: ["OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"]))
+                    environment: [
+                        "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                        "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL": "true",
+                    ]))
         }
         // A path owned by the first node and one owned by the second, both asked of the first.
         let ring = ConsistentHashRing(servers: ports.map { "127.0.0.1:\($0)" })
@@ -160,12 +163,16 @@ import WebImageTesting
             options: "rs:fit:32:32", source: origin.url("/s0.jpg").absoluteString)
         let status = try await Self.get("http://127.0.0.1:\(port)\(path)", parent: parent)
         #expect(node.terminate() == 0)
+        // As imgproxy without IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL: the trace goes on, the origin is not told.
+        #expect(origin.stats.values(of: "traceparent", for: "/s0.jpg").isEmpty)
         let exports = receiver.exports
         await receiver.stop()
         try await origin.shutdown()
         #expect(status == 200)
         #expect(!exports.isEmpty)
         #expect(exports.allSatisfy { $0.contentType == "application/x-protobuf" }, "\(exports.map(\.contentType))")
+        // Metrics and logs only when asked for (ServeOpenTelemetryTests).
+        #expect(exports.allSatisfy { $0.signal == "traces" }, "\(exports.map(\.signal))")
         // The trace id travels as its 16 raw bytes in the protobuf message.
         var traceID: [UInt8] = []
         var hex = Substring(parent.traceID)

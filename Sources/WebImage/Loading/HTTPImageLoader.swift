@@ -29,6 +29,10 @@ public final class HTTPImageLoader: ImageLoading {
         /// ``SourceAddressPolicy/unrestricted`` (no check, no extra resolution). A refused address fails the load
         /// with ``WebImageError/Code/forbiddenSource`` before any connection to it is started.
         public var addressPolicy: SourceAddressPolicy = .unrestricted
+        /// Write the current task's trace context (W3C `traceparent`, or whatever the bootstrapped instrument
+        /// propagates) into each request, so the origin can join the trace; default on. Nothing is written without
+        /// a bootstrapped instrument.
+        public var propagatesTraceContext = true
 
         /// The defaults.
         public init() {}

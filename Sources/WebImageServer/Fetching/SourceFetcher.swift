@@ -24,10 +24,11 @@ final class SourceFetcher: Sendable {
     /// A fetcher whose downloads are counted in `metrics`. Each download holds a place in the processing queue
     /// (``ProcessingGate/reserve()``), so as many may run at once as there are slots and queue places: the loader's
     /// download limit is sized from them rather than left at its default of 6, which held a node behind a slow
-    /// origin to six downloads however many requests waited.
+    /// origin to six downloads however many requests waited. With `propagatesTraces` origins get the trace context.
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
-        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), metrics: ServerMetrics, logger: Logger
+        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), propagatesTraces: Bool = false,
+        metrics: ServerMetrics, logger: Logger
     ) {
         var options = ImageLoaderOptions()
         options.timeout = limits.downloadTimeout
@@ -40,6 +41,7 @@ final class SourceFetcher: Sendable {
         configuration.maxConcurrentDownloads = Self.downloadLimit(limits)
         configuration.addressPolicy = addressPolicy
         configuration.connectTimeout = .seconds(5)
+        configuration.propagatesTraceContext = propagatesTraces
         let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).

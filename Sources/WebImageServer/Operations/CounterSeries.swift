@@ -1,18 +1,17 @@
 import CoreMetrics
-import Prometheus
 import WebImage
 
 /// The series of one labelled counter, each made once for its label values and found again by a typed key on every
 /// count, rather than made through the factory (which looks its text up in the registry) per request.
 struct CounterSeries<Key: Hashable & Sendable>: Sendable {
     private let label: String
-    private let factory: PrometheusMetricsFactory
+    private let factory: any MetricsFactory
     private let dimensions: @Sendable (Key) -> [(String, String)]
     private let counters = Locked<[Key: CoreMetrics.Counter]>([:])
 
     /// The counter `label`, whose series for a key has the labels `dimensions` gives it.
     init(
-        _ label: String, factory: PrometheusMetricsFactory,
+        _ label: String, factory: any MetricsFactory,
         dimensions: @escaping @Sendable (Key) -> [(String, String)]
     ) {
         self.label = label

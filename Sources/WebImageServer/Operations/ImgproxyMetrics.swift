@@ -1,5 +1,4 @@
 import CoreMetrics
-import Prometheus
 import WebImage
 
 /// imgproxy's Prometheus series, under imgproxy's names, so that a dashboard made for imgproxy keeps working:
@@ -37,7 +36,7 @@ struct ImgproxyMetrics: Sendable {
     private let errors: CounterSeries<String>
 
     /// The series, each named `prefix` + imgproxy's name.
-    init(prefix: String, factory: PrometheusMetricsFactory) {
+    init(prefix: String, factory: any MetricsFactory) {
         statusCodes = CounterSeries(prefix + "status_codes_total", factory: factory) { [("status", String($0))] }
         errors = CounterSeries(prefix + "errors_total", factory: factory) { [("type", $0)] }
         requests = CoreMetrics.Counter(label: prefix + "requests_total", factory: factory)

@@ -24,10 +24,11 @@ import WebImageStores
 /// | `webimage_shared_store_errors_total` | counter | `operation` (`get`, `put`, `lease`, `head`; with a shared tier) |
 ///
 /// imgproxy's series are kept beside them (``ImgproxyMetrics``). With a namespace (`--metrics-namespace`, imgproxy's
-/// `IMGPROXY_PROMETHEUS_NAMESPACE`), every name starts with it and `_`, as imgproxy's do.
+/// `IMGPROXY_PROMETHEUS_NAMESPACE`), every name starts with it and `_`, as imgproxy's do. With an exporter
+/// (``ImageServerConfiguration/metricsExporter``) every metric is recorded into it too.
 final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
-    private let factory: PrometheusMetricsFactory
+    private let factory: any MetricsFactory
 
     let queueWait: CoreMetrics.Timer
     let download: CoreMetrics.Timer
@@ -49,19 +50,21 @@ final class ServerMetrics: Sendable {
     private let originErrors: CounterSeries<OriginFailure>
 
     /// The metrics, each name after `namespace` and `_` when it is not empty (checked by
-    /// ``ImageServerConfiguration/validate()``).
-    init(namespace: String = "") {
+    /// ``ImageServerConfiguration/validate()``), recorded into `exporter` too when there is one.
+    init(namespace: String = "", exporter: (any MetricsFactory)? = nil) {
         let prefix = namespace.isEmpty ? "" : namespace + "_"
         self.prefix = prefix
         registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
+        var prometheus = PrometheusMetricsFactory(registry: registry)
+        prometheus.defaultDurationHistogramBuckets = [
             .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
             .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500),
             .seconds(5), .seconds(10),
         ]
         // Byte sizes: 1 KiB to 64 MiB.
-        factory.defaultValueHistogramBuckets = (0...8).map { Double(1 << (10 + 2 * $0)) }
+        prometheus.defaultValueHistogramBuckets = (0...8).map { Double(1 << (10 + 2 * $0)) }
+        let factory: any MetricsFactory =
+            exporter.map { MultiplexMetricsHandler(factories: [prometheus, $0]) } ?? prometheus
         self.factory = factory
         imgproxy = ImgproxyMetrics(prefix: prefix, factory: factory)
         requests = CounterSeries(prefix + "webimage_requests_total", factory: factory) { labels in

@@ -55,4 +55,20 @@ import WebImageTesting
             #expect(!names.contains("traceparent") && !names.contains(InMemoryTracer.traceIDKey))
         }
     }
+
+    @Test func aLoaderThatDoesNotPropagateSendsNoTraceContext() async throws {
+        var configuration = HTTPImageLoader.Configuration()
+        configuration.propagatesTraceContext = false
+        try await withServer(configuration) { server, loader in
+            let tracer = InMemoryTracer()
+            try await withTracer(tracer) { () async throws in
+                try await withSpan("app") { _ in
+                    _ = try await loader.load(server.url("/generated/photo"))
+                }
+            }
+            let names = server.stats.lastHeaders["/generated/photo"]?.map { $0.name.lowercased() } ?? []
+            #expect(!names.isEmpty)
+            #expect(!names.contains("traceparent") && !names.contains(InMemoryTracer.traceIDKey))
+        }
+    }
 }

@@ -11,8 +11,10 @@ import WebImageServer
 /// load lines gather into large writes and a caller seldom needs to wake it (a wake is a system call, as costly as
 /// the write it saves). With `limit` lines waiting, a caller waits for the writer, as a direct write would,
 /// rather than let memory grow. ``flush()`` writes everything appended so far; `webimage serve` calls it last.
+/// ``route(outputLevel:syslog:)`` sends lines at or above a level to a syslog daemon too, and keeps lines below the
+/// output's level from the descriptor.
 final class LogLineWriter: @unchecked Sendable {
-    // `condition` guards `pending`, `appended`, `written`, `started`, `idle` and `waiters`.
+    // `condition` guards `pending`, `appended`, `written`, `started`, `idle`, `waiters`, `outputLevel` and `syslog`.
     /// One message, as the handler saw it.
     struct Record: Sendable {
         let format: LogFormat
@@ -45,6 +47,10 @@ final class LogLineWriter: @unchecked Sendable {
     private var idle = false
     /// How many callers wait for lines to be written.
     private var waiters = 0
+    /// The least level written to the descriptor.
+    private var outputLevel = Logger.Level.trace
+    /// The syslog daemon lines at or above its level go to too.
+    private var syslog: (writer: SyslogWriter, level: Logger.Level)?
 
     /// A writer to `descriptor`, letting at most `limit` lines wait, pausing `pause` after each batch.
     init(descriptor: Int32, limit: Int = 10_000, pause: Duration = .milliseconds(2)) {
@@ -69,6 +75,14 @@ final class LogLineWriter: @unchecked Sendable {
         let number = appended
         if idle { condition.broadcast() }
         if waits { wait { written >= number } }
+    }
+
+    /// Writes lines at or above `outputLevel` to the descriptor, and lines at or above `syslog`'s level to its daemon.
+    func route(outputLevel: Logger.Level, syslog: (writer: SyslogWriter, level: Logger.Level)?) {
+        condition.lock()
+        defer { condition.unlock() }
+        self.outputLevel = outputLevel
+        self.syslog = syslog
     }
 
     /// Returns once every line appended so far is written.
@@ -98,13 +112,19 @@ final class LogLineWriter: @unchecked Sendable {
                 condition.wait()
                 idle = false
             }
-            let batch = pending
+            let (batch, outputLevel, syslog) = (pending, outputLevel, syslog)
             pending.removeAll(keepingCapacity: true)
             condition.unlock()
             var bytes: [UInt8] = []
             for record in batch {
-                bytes += FormattedLogHandler.line(record, clock: &clock).utf8
-                bytes.append(0x0A)
+                let line = FormattedLogHandler.line(record, clock: &clock)
+                if record.level >= outputLevel {
+                    bytes += line.utf8
+                    bytes.append(0x0A)
+                }
+                if let syslog, record.level >= syslog.level {
+                    syslog.writer.send(line, level: record.level, at: record.date)
+                }
             }
             write(bytes)
             condition.lock()

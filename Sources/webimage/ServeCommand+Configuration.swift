@@ -22,9 +22,11 @@ extension ServeCommand {
         var configuration = ImageServerConfiguration()
         let logFormat = try parity.resolvedLogFormat()
         configuration.logger = logFormat.logger(label: "webimage.serve")
-        if let level = try Settings.logLevel.resolve(parsing: logLevel) {
-            configuration.logger.logLevel = level
-        }
+        let outputLevel = try Settings.logLevel.resolve(parsing: logLevel) ?? .info
+        let syslog = try self.syslog.connect()
+        // Lines below the output's level may still be for syslog (imgproxy's levels are independent).
+        configuration.logger.logLevel = min(outputLevel, syslog?.level ?? outputLevel)
+        LogLineWriter.standardError.route(outputLevel: outputLevel, syslog: syslog)
         if configuration.logger.logLevel <= .info {
             configuration.requestLog = logFormat.requestLog(label: "webimage.serve")
         }

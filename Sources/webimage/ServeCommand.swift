@@ -153,6 +153,8 @@ struct ServeCommand: AsyncParsableCommand {
     var svg: SVGOptions
     @OptionGroup(title: "Metrics and tracing")
     var telemetry: TelemetryOptions
+    @OptionGroup(title: "HTTP: Server header, health check, validators")
+    var http: HTTPOptions
 
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.

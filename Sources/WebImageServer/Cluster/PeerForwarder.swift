@@ -83,7 +83,6 @@ struct PeerForwarder: Sendable {
     /// or gave no answer before `timeout` (it is then skipped for ``downTime``), so that this node answers itself.
     func forward(to url: String, request: Request, timeout: Duration) async -> Response? {
         var forwarded = HTTPClientRequest(url: url)
-        forwarded.method = request.method == .head ? .HEAD : .GET
         for field in Self.requestHeaders {
             if let value = request.headers[field] { forwarded.headers.add(name: field.rawName, value: value) }
         }

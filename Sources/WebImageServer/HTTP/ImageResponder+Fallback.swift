@@ -32,10 +32,6 @@ extension ImageResponder {
         headers[.contentLength] = String(result.data.count)
         let status = HTTPResponse.Status(code: fallback.status(for: failure))
         outcome.cache = .none
-        if request.method == .head {
-            outcome.response = Response(status: status, headers: headers)
-            return
-        }
         outcome.bytes = result.data.count
         outcome.response = Response(
             status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))

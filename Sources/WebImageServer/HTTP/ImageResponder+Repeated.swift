@@ -26,7 +26,7 @@ extension ImageResponder {
         }
         guard let (result, tier) = await tracedLocalHit(known.key), result.format == known.format else { return nil }
         outcome.cache = tier
-        outcome.respond(with: result, headers: headers, disposition: known.disposition, head: request.method == .head)
+        outcome.respond(with: result, headers: headers, disposition: known.disposition)
         return outcome
     }
 
@@ -41,17 +41,13 @@ extension ImageResponder {
 
 extension ImageResponder.Outcome {
     /// Answers `result` with `headers` and its type, date, disposition and length: the body shared with the memory
-    /// tier, never copied; none for `HEAD`.
-    mutating func respond(with result: StoredResult, headers: HTTPFields, disposition: String, head: Bool) {
+    /// tier, never copied.
+    mutating func respond(with result: StoredResult, headers: HTTPFields, disposition: String) {
         var headers = headers
         headers[.contentType] = result.format.mimeType
         headers[.lastModified] = result.lastModifiedHeader
         headers[.contentDisposition] = disposition
         headers[.contentLength] = result.contentLength
-        if head {
-            response = Response(status: .ok, headers: headers)
-            return
-        }
         bytes = result.count
         response = Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: result.body))
     }

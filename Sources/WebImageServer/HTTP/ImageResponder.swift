@@ -39,7 +39,7 @@ struct ImageResponder: Sendable {
                 try await answer(memo, request: request, negotiation: negotiation, now: now, into: &outcome)
             } catch {
                 metrics.failed(error)
-                outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: negotiates)
+                outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON)
             }
         }
         metrics.answered(outcome)
@@ -100,7 +100,7 @@ struct ImageResponder: Sendable {
         {
             metrics.peerForwards.increment()
             outcome.cache = .forwarded
-            outcome.bytes = request.method == .head ? 0 : answer.headers[.contentLength].flatMap { Int($0) } ?? 0
+            outcome.bytes = answer.headers[.contentLength].flatMap { Int($0) } ?? 0
             outcome.response = answer
             return
         } else {
@@ -127,7 +127,7 @@ struct ImageResponder: Sendable {
                 cacheControl: options.expires == nil ? headers[.cacheControl] : nil, disposition: disposition,
                 sourceHost: outcome.sourceHost),
             for: memo)
-        outcome.respond(with: result, headers: headers, disposition: disposition, head: request.method == .head)
+        outcome.respond(with: result, headers: headers, disposition: disposition)
     }
 
     /// Records stage spans when ``ImageServerConfiguration/tracesRequests`` is on.

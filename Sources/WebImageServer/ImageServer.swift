@@ -63,8 +63,10 @@ public final class ImageServer: Sendable {
             try FallbackImage(image, fetcher: fetcher, coders: ImageCoders.default)
         }
         let tracing = RequestTracing(enabled: configuration.tracesRequests)
+        let validators = ResponseValidators(configuration.http)
         let store = ResultStore(
-            disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing)
+            disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing,
+            validators: validators)
         purge = configuration.purgeKey.map {
             PurgeResponder(
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
@@ -99,6 +101,7 @@ public final class ImageServer: Sendable {
             metrics: metrics,
             forwarder: PeerForwarder(configuration: configuration),
             secret: RequestSecret(configuration.secret),
+            validators: validators,
             configuration: configuration)
     }
 
@@ -125,18 +128,28 @@ public final class ImageServer: Sendable {
         // Image and info requests are traced; probes, scrapes and the landing page are not.
         let traced = configuration.tracesRequests ? group.group().add(middleware: TracingMiddleware<Context>()) : group
         group.get("/") { _, _ in Response.text(.ok, Self.landing, type: "text/html; charset=utf-8") }
-        group.on("**", method: .options) { _, _ in Response.text(.ok, "") }
+        // imgproxy's `HEAD /*` and `OPTIONS /*`: on the wildcard and on every path a route of its own names (the router
+        // matches such a path's node and would not fall back to the wildcard).
         let ttl = configuration.ttl
-        group.head("/") { _, _ in Self.headAnswer(ttl: ttl) }
-        group.head("**") { _, _ in Self.headAnswer(ttl: ttl) }
+        var named: [RouterPath] = ["/", "health", "metrics"]
         let healthMessage = configuration.http.healthCheckMessage
         group.get("health") { _, _ in Self.health(healthMessage) }
         if !configuration.http.healthCheckPath.isEmpty {
-            group.get(RouterPath(configuration.http.healthCheckPath)) { _, _ in Self.health(healthMessage) }
+            let path = RouterPath(configuration.http.healthCheckPath)
+            group.get(path) { _, _ in Self.health(healthMessage) }
+            named.append(path)
         }
         let shared = configuration.sharedStore
         group.get("metrics") { _, _ in Self.metrics(responder.metrics, shared: shared) }
-        if let purge { group.post("admin/purge") { request, _ in await purge.respond(request) } }
+        if let purge {
+            group.post("admin/purge") { request, _ in await purge.respond(request) }
+            named.append("admin/purge")
+        }
+        if info != nil { named.append("info/**") }
+        for path in named + ["**"] {
+            group.head(path) { _, _ in Self.headAnswer(ttl: ttl) }
+            group.on(path, method: .options) { _, _ in Response.text(.ok, "") }
+        }
         // An image or info request: timed, counted in progress, logged.
         let metrics = responder.metrics
         func handler(

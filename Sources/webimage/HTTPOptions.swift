@@ -19,11 +19,17 @@ struct HTTPOptions: ParsableArguments {
     var etagBuster: String?
     @Flag(
         inversion: .prefixedNo,
-        help: "Send the origin's Last-Modified and pass If-Modified-Since to it (default: on; IMGPROXY_USE_LAST_MODIFIED).")
+        help:
+            "Send the origin's Last-Modified and pass If-Modified-Since to it (default: on; IMGPROXY_USE_LAST_MODIFIED)."
+    )
     var useLastModified: Bool?
     @Option(
         help: "Treat every result as modified at least at this RFC 3339 time (IMGPROXY_LAST_MODIFIED_BUSTER).")
     var lastModifiedBuster: String?
+    @Flag(
+        help: "Answer images of http(s) sources with Link: <source>; rel=\"canonical\" (IMGPROXY_SET_CANONICAL_HEADER)."
+    )
+    var setCanonicalHeader = false
 
     /// Sets the configuration's HTTP settings; throws for a variable or flag that does not parse.
     func apply(to configuration: inout ImageServerConfiguration) throws {
@@ -35,6 +41,7 @@ struct HTTPOptions: ParsableArguments {
         http.etagBuster = try Settings.etagBuster.resolve(etagBuster) ?? http.etagBuster
         http.usesLastModified = try Settings.useLastModified.resolve(useLastModified) ?? http.usesLastModified
         http.lastModifiedBuster = try Settings.lastModifiedBuster.resolve(parsing: lastModifiedBuster)
+        http.setsCanonicalHeader = try Settings.setCanonicalHeader.resolve(switch: setCanonicalHeader)
         configuration.http = http
     }
 }

@@ -33,6 +33,9 @@ struct HTTPSurfaceTests {
                 #expect(head.headers[.accessControlAllowMethods] == "GET, OPTIONS", "\(url)")
                 #expect(head.headers[.server] == "imgproxy" && head.headers[Self.requestID] != nil, "\(url)")
             }
+            for url in ["/", "/health", "/metrics", "/info/x", "/insecure" + path] {
+                #expect(try await harness.get(url, method: .options).status == .ok, "OPTIONS \(url)")
+            }
             #expect(harness.origin.stats.total == fetched, "no HEAD reached the origin")
             let metrics = MetricsText(String(buffer: try await harness.get("/metrics").body))
             #expect(metrics.value("requests_total") == 1, "HEADs are not image requests")
@@ -52,7 +55,8 @@ struct HTTPSurfaceTests {
                 #expect(answer.headers[.server] == "imgproxy", "\(answer.status)")
                 #expect(answer.headers[Self.requestID]?.count == 21, "\(answer.status)")
             }
-            let given = try await harness.get(harness.url("w:10", "/geometry.png"), headers: [Self.requestID: "abc-1_Z"])
+            let given = try await harness.get(
+                harness.url("w:10", "/geometry.png"), headers: [Self.requestID: "abc-1_Z"])
             #expect(given.headers[Self.requestID] == "abc-1_Z")
         }
     }
@@ -100,6 +104,28 @@ struct HTTPSurfaceTests {
                 let error = try await harness.get(url)
                 #expect(error.status.code >= 400 && error.headers[.vary] == nil, "\(url)")
             }
+        }
+    }
+
+    /// imgproxy's `IMGPROXY_SET_CANONICAL_HEADER`: `Link: <source>; rel="canonical"` on images of `http(s)` sources,
+    /// first and repeated answers alike; not on 304s or errors.
+    @Test func theCanonicalHeaderNamesTheSource() async throws {
+        try await ServerHarness.run(configure: { $0.http.setsCanonicalHeader = true }) { harness in
+            let url = harness.url("w:10", "/geometry.png")
+            let link = "<\(harness.source("/geometry.png"))>; rel=\"canonical\""
+            let first = try await harness.get(url)
+            #expect(first.headers[HTTPFields.Element.Name("Link")!] == link)
+            let again = try await harness.get(url)
+            #expect(again.headers[HTTPFields.Element.Name("Link")!] == link)
+            let etag = try #require(first.headers[.eTag])
+            let notModified = try await harness.get(url, headers: [.ifNoneMatch: etag])
+            #expect(notModified.status == .notModified && notModified.headers[HTTPFields.Element.Name("Link")!] == nil)
+            let error = try await harness.get(harness.url("w:10", "/status/404"))
+            #expect(error.headers[HTTPFields.Element.Name("Link")!] == nil)
+        }
+        try await ServerHarness.run { harness in
+            let plain = try await harness.get(harness.url("w:10", "/geometry.png"))
+            #expect(plain.headers[HTTPFields.Element.Name("Link")!] == nil, "off by default")
         }
     }
 }

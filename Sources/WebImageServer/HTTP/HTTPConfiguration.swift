@@ -24,6 +24,9 @@ public struct HTTPConfiguration: Sendable {
     /// `Last-Modified` is sent as this time, and an `If-Modified-Since` not after it validates nothing. `nil` (the
     /// default) busts nothing.
     public var lastModifiedBuster: Date?
+    /// Answer images of `http(s)` sources with `Link: <SOURCE>; rel="canonical"` (imgproxy's
+    /// `IMGPROXY_SET_CANONICAL_HEADER`), so search engines credit the source. Default off.
+    public var setsCanonicalHeader = false
 
     /// The defaults: imgproxy 4's.
     public init() {}
@@ -47,7 +50,8 @@ public struct HTTPConfiguration: Sendable {
         guard etagBuster.utf8.count <= 256, Self.isFieldValue(etagBuster) || etagBuster.isEmpty,
             !etagBuster.contains("\"")
         else {
-            throw ImageServerConfigurationError("etag-buster", "must be printable text without quotes, at most 256 bytes")
+            throw ImageServerConfigurationError(
+                "etag-buster", "must be printable text without quotes, at most 256 bytes")
         }
     }
 

@@ -22,7 +22,6 @@ extension ImageResponder {
             try await process(data, options: options, format: format, reserved: false)
         }
         var headers = headers
-        headers[.eTag] = nil
         let ttl = fallback.configuration.ttl
         if ttl > 0 {
             headers[.cacheControl] = "max-age=\(min(ttl, maxAge(expires: options.expires, now: now))), public"

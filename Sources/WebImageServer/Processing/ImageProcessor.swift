@@ -11,8 +11,8 @@ struct ProcessedImage: Sendable {
     var size: PixelSize
     /// Seconds spent decoding, transforming and encoding, for the metrics.
     var timings = StageTimings()
-    /// The origin's `Last-Modified`, when it sent one.
-    var sourceLastModified: String?
+    /// The origin's `ETag` and `Last-Modified`, each when it sent one.
+    var source = ImageValidators()
     /// When the decode, each step and the encode ran, with ``ImageProcessor/recordsStages``; else `nil`.
     var stages: [StageTime]?
 }

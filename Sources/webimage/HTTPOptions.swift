@@ -30,6 +30,11 @@ struct HTTPOptions: ParsableArguments {
         help: "Answer images of http(s) sources with Link: <source>; rel=\"canonical\" (IMGPROXY_SET_CANONICAL_HEADER)."
     )
     var setCanonicalHeader = false
+    @Flag(
+        help:
+            "Answer images with X-Origin-Width, -Height, -Content-Length, X-Result-Width, -Height (IMGPROXY_ENABLE_DEBUG_HEADERS)."
+    )
+    var enableDebugHeaders = false
 
     /// Sets the configuration's HTTP settings; throws for a variable or flag that does not parse.
     func apply(to configuration: inout ImageServerConfiguration) throws {
@@ -42,6 +47,7 @@ struct HTTPOptions: ParsableArguments {
         http.usesLastModified = try Settings.useLastModified.resolve(useLastModified) ?? http.usesLastModified
         http.lastModifiedBuster = try Settings.lastModifiedBuster.resolve(parsing: lastModifiedBuster)
         http.setsCanonicalHeader = try Settings.setCanonicalHeader.resolve(switch: setCanonicalHeader)
+        http.sendsDebugHeaders = try Settings.enableDebugHeaders.resolve(switch: enableDebugHeaders)
         configuration.http = http
     }
 }

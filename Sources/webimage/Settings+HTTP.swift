@@ -3,7 +3,7 @@ import Foundation
 /// The HTTP rows of ``Settings``: the `Server` header, the health check and the validators, read from imgproxy's
 /// `IMGPROXY_SERVER_NAME`, `IMGPROXY_HEALTH_CHECK_MESSAGE`, `IMGPROXY_HEALTH_CHECK_PATH`, `IMGPROXY_USE_ETAG`,
 /// `IMGPROXY_ETAG_BUSTER`, `IMGPROXY_USE_LAST_MODIFIED`, `IMGPROXY_LAST_MODIFIED_BUSTER` (an RFC 3339 time) and
-/// `IMGPROXY_SET_CANONICAL_HEADER`.
+/// `IMGPROXY_SET_CANONICAL_HEADER` and `IMGPROXY_ENABLE_DEBUG_HEADERS`.
 extension Settings {
     static let serverName = Setting<String>("server-name", .text, imgproxy: ["IMGPROXY_SERVER_NAME"])
     static let healthCheckMessage = Setting<String>(
@@ -17,11 +17,13 @@ extension Settings {
         "last-modified-buster", .rfc3339, imgproxy: ["IMGPROXY_LAST_MODIFIED_BUSTER"])
     static let setCanonicalHeader = Setting<Bool>(
         "set-canonical-header", .boolean, imgproxy: ["IMGPROXY_SET_CANONICAL_HEADER"])
+    static let enableDebugHeaders = Setting<Bool>(
+        "enable-debug-headers", .boolean, imgproxy: ["IMGPROXY_ENABLE_DEBUG_HEADERS"])
 
     /// The HTTP settings, for ``all``.
     static let http: [any SettingVariables] = [
         serverName, healthCheckMessage, healthCheckPath, useETag, etagBuster, useLastModified, lastModifiedBuster,
-        setCanonicalHeader,
+        setCanonicalHeader, enableDebugHeaders,
     ]
 }
 

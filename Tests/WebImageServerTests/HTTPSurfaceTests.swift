@@ -11,6 +11,8 @@ import WebImageServer
 struct HTTPSurfaceTests {
     static let requestID = HTTPFields.Element.Name("X-Request-ID")!
 
+    static func name(_ text: String) -> HTTPFields.Element.Name { HTTPFields.Element.Name(text)! }
+
     /// imgproxy's `HEAD /*`: 200 `text/plain`, no body, whatever the path: a signed URL, an unsigned one on a server
     /// with a key, garbage; nothing is fetched or processed.
     @Test func headAnswers200PlainTextWithoutLookingAtThePath() async throws {
@@ -126,6 +128,32 @@ struct HTTPSurfaceTests {
         try await ServerHarness.run { harness in
             let plain = try await harness.get(harness.url("w:10", "/geometry.png"))
             #expect(plain.headers[HTTPFields.Element.Name("Link")!] == nil, "off by default")
+        }
+    }
+
+    /// imgproxy's `IMGPROXY_ENABLE_DEBUG_HEADERS`, on a result made now and on one from memory or from disk.
+    @Test(arguments: [64 * 1024 * 1024, 0])
+    func debugHeadersDescribeTheSourceAndTheResult(memoryBytes: Int) async throws {
+        let png = try ImageCoders.default.encode(Image(pixels: TestImages.geometry), as: .png, options: .default)
+        try await ServerHarness.run(configure: {
+            $0.http.sendsDebugHeaders = true
+            $0.resultMemoryCacheSize = memoryBytes
+        }) { harness in
+            harness.origin.register(png, at: "/debug.png")
+            let url = harness.url("w:10", "/debug.png")
+            for _ in 0..<3 {
+                let answer = try await harness.get(url)
+                #expect(answer.headers[Self.name("X-Origin-Width")] == "200")
+                #expect(answer.headers[Self.name("X-Origin-Height")] == "100")
+                #expect(answer.headers[Self.name("X-Origin-Content-Length")] == String(png.count))
+                #expect(answer.headers[Self.name("X-Result-Width")] == "10")
+                #expect(answer.headers[Self.name("X-Result-Height")] == "5")
+            }
+            #expect(harness.origin.requestCount("/debug.png") == 1, "the later answers came from a tier")
+        }
+        try await ServerHarness.run { harness in
+            let answer = try await harness.get(harness.url("w:10", "/geometry.png"))
+            #expect(answer.headers[Self.name("X-Origin-Width")] == nil, "off by default")
         }
     }
 }

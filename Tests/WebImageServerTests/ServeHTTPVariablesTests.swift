@@ -20,6 +20,7 @@ struct ServeHTTPVariablesTests {
             "IMGPROXY_SERVER_NAME": "pics", "IMGPROXY_HEALTH_CHECK_MESSAGE": "fine",
             "IMGPROXY_HEALTH_CHECK_PATH": "/healthz", "IMGPROXY_ETAG_BUSTER": "v2",
             "IMGPROXY_LAST_MODIFIED_BUSTER": "2020-01-01T00:00:00Z", "IMGPROXY_SET_CANONICAL_HEADER": "true",
+            "IMGPROXY_ENABLE_DEBUG_HEADERS": "true",
         ]) { base in
             for path in ["/health", "/healthz"] {
                 let health = try await ServeImgproxyEnvironmentTests.get(base + path)
@@ -29,12 +30,16 @@ struct ServeHTTPVariablesTests {
             #expect(image.status == 200 && image.headers["server"] == "pics")
             #expect(image.headers["etag"] == "\"v2/ImUxIg\"", "the origin's \"e1\" under the buster")
             #expect(image.headers["last-modified"] == "Wed, 01 Jan 2020 00:00:00 GMT")
+            #expect(image.headers["x-origin-width"] == "40" && image.headers["x-result-width"] == "10")
             #expect(image.headers["link"] == "<\(origin.url("/e.png").absoluteString)>; rel=\"canonical\"")
             let again = try await ServeImgproxyEnvironmentTests.get(
                 base + url, headers: [("If-None-Match", "\"v2/ImUxIg\"")])
             #expect(again.status == 304)
         }
-        for name in ["SERVER_NAME", "HEALTH_CHECK", "ETAG_BUSTER", "LAST_MODIFIED_BUSTER", "SET_CANONICAL_HEADER"] {
+        for name in [
+            "SERVER_NAME", "HEALTH_CHECK", "ETAG_BUSTER", "LAST_MODIFIED_BUSTER", "SET_CANONICAL_HEADER",
+            "DEBUG_HEADERS",
+        ] {
             #expect(!busted.split(separator: "\n").contains { $0.contains("not supported") && $0.contains(name) })
         }
         _ = try await ServeLifecycleTests.serve(environment: [
@@ -44,6 +49,7 @@ struct ServeHTTPVariablesTests {
             #expect(image.status == 200 && image.headers["server"] == "imgproxy")
             #expect(
                 image.headers["etag"] == nil && image.headers["last-modified"] == nil && image.headers["link"] == nil)
+            #expect(image.headers["x-origin-width"] == nil)
             let again = try await ServeImgproxyEnvironmentTests.get(base + url, headers: [("If-None-Match", "\"e1\"")])
             #expect(again.status == 200)
         }

@@ -21,10 +21,13 @@ struct PeerForwarder: Sendable {
     private static let requestHeaders: [HTTPFields.Element.Name] = [
         .accept, .ifModifiedSince, .ifNoneMatch, .authorization,
     ]
-    /// The response headers passed back to the client.
-    private static let responseHeaders: [HTTPFields.Element.Name] = [
-        .contentType, .contentLength, .cacheControl, .eTag, .lastModified, .vary, .contentDisposition, .retryAfter,
-    ]
+    /// The response headers passed back to the client (with the canonical `Link` and the debug headers, when the
+    /// owner sends them).
+    private static let responseHeaders: [HTTPFields.Element.Name] =
+        [
+            .contentType, .contentLength, .cacheControl, .eTag, .lastModified, .vary, .contentDisposition, .retryAfter,
+            ImageResponder.linkHeader,
+        ] + DebugFacts.names
     /// How long an owner that could not be reached is skipped.
     static let downTime = Duration.seconds(5)
 

@@ -27,6 +27,10 @@ public struct HTTPConfiguration: Sendable {
     /// Answer images of `http(s)` sources with `Link: <SOURCE>; rel="canonical"` (imgproxy's
     /// `IMGPROXY_SET_CANONICAL_HEADER`), so search engines credit the source. Default off.
     public var setsCanonicalHeader = false
+    /// Answer images with imgproxy's debug headers (`IMGPROXY_ENABLE_DEBUG_HEADERS`): `X-Origin-Width`,
+    /// `X-Origin-Height`, `X-Origin-Content-Length` (the source's pixels and bytes), `X-Result-Width` and
+    /// `X-Result-Height`; results cached while it was off are made again. Default off.
+    public var sendsDebugHeaders = false
 
     /// The defaults: imgproxy 4's.
     public init() {}

@@ -29,6 +29,7 @@ extension ImageResponder {
         headers[.contentType] = result.format.mimeType
         headers[.contentDisposition] = disposition(parsed, format: result.format)
         headers[.contentLength] = String(result.data.count)
+        if configuration.http.sendsDebugHeaders { result.debugFacts?.apply(to: &headers) }
         let status = HTTPResponse.Status(code: fallback.status(for: failure))
         outcome.cache = .none
         outcome.bytes = result.data.count

@@ -52,6 +52,7 @@ extension ImageResponder.Outcome {
         headers[.lastModified] = result.lastModified
         headers[.contentDisposition] = disposition
         headers[.contentLength] = result.contentLength
+        result.debug?.apply(to: &headers)
         bytes = result.count
         response = Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: result.body))
     }

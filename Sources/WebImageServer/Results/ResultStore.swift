@@ -24,16 +24,21 @@ final class ResultStore: Sendable {
     private let tracing: RequestTracing
     /// Makes each result's `ETag` and `Last-Modified` once, when it enters memory.
     private let validators: ResponseValidators
+    /// Whether each result keeps its ``DebugFacts`` (`--enable-debug-headers`): on disk in an entry of their own
+    /// (the result's name and ``debugSuffix``), in the shared tier in the `debug` metadata; a result without them is
+    /// then a miss.
+    private let keepsDebugFacts: Bool
 
     /// How many results have been made since the start: cache hits and joined runs do not count.
     var madeCount: Int { made.withLock { $0 } }
 
     init(
         disk: DiskCache?, memoryBytes: Int, shared: SharedStore? = nil, tracing: RequestTracing = .init(enabled: false),
-        validators: ResponseValidators = ResponseValidators(HTTPConfiguration())
+        validators: ResponseValidators = ResponseValidators(HTTPConfiguration()), keepsDebugFacts: Bool = false
     ) {
         self.disk = disk
         self.validators = validators
+        self.keepsDebugFacts = keepsDebugFacts
         self.shared = shared
         self.tracing = tracing
         memory = ResultMemoryCache(byteLimit: memoryBytes)
@@ -55,8 +60,11 @@ final class ResultStore: Sendable {
         guard object.metadata[Self.validatorsMark] == "origin" else { return nil }
         let origin = ImageValidators(
             etag: object.metadata["source-etag"], lastModified: object.metadata["source-last-modified"])
+        let debug = object.metadata["debug"].flatMap(DebugFacts.init(text:))
+        guard debug != nil || !keepsDebugFacts else { return nil }
         let stored = StoredResult(
-            data: object.data, format: ImageFormat.sniff(object.data), origin: origin, validators: validators)
+            data: object.data, format: ImageFormat.sniff(object.data), origin: origin, validators: validators,
+            debug: keepsDebugFacts ? debug : nil)
         await keepLocally(stored, data: object.data, key)
         return (stored, .shared)
     }
@@ -68,7 +76,16 @@ final class ResultStore: Sendable {
         guard let entry = await disk?.entry(forKey: key.hex), let etag = entry.metadata.etag else { return nil }
         let metadata = entry.metadata
         let origin = ImageValidators(etag: etag.isEmpty ? nil : etag, lastModified: metadata.lastModified)
-        let result = StoredResult(data: entry.data, format: metadata.format, origin: origin, validators: validators)
+        var debug: DebugFacts?
+        if keepsDebugFacts {
+            let facts = await disk?.entry(forKey: key.hex + Self.debugSuffix).flatMap {
+                DebugFacts(text: String(decoding: $0.data, as: UTF8.self))
+            }
+            guard let facts else { return nil }
+            debug = facts
+        }
+        let result = StoredResult(
+            data: entry.data, format: metadata.format, origin: origin, validators: validators, debug: debug)
         remember(key)
         memory.set(result, forKey: key)
         return (result, .disk)
@@ -80,6 +97,7 @@ final class ResultStore: Sendable {
         for key in keys {
             memory.remove(forKey: key)
             await disk?.remove(forKey: key.hex)
+            if keepsDebugFacts { await disk?.remove(forKey: key.hex + Self.debugSuffix) }
         }
         return keys.count
     }
@@ -102,12 +120,14 @@ final class ResultStore: Sendable {
         made.withLock { $0 += 1 }
         let result = try await make()
         let stored = StoredResult(
-            data: result.data, format: result.format, origin: result.source, validators: validators)
+            data: result.data, format: result.format, origin: result.source, validators: validators,
+            debug: keepsDebugFacts ? result.debugFacts : nil)
         await tracing.stage("result store") { _ in
             await keepLocally(stored, data: result.data, key)
             var metadata = [Self.validatorsMark: "origin"]
             if let etag = result.source.etag { metadata["source-etag"] = etag }
             if let modified = result.source.lastModified { metadata["source-last-modified"] = modified }
+            if let facts = result.debugFacts { metadata["debug"] = facts.text }
             await shared?.storeResult(
                 result.data, contentType: result.format.mimeType, metadata: metadata, source: key.source,
                 identity: key.identity)
@@ -122,10 +142,15 @@ final class ResultStore: Sendable {
         let attributes = CacheEntryAttributes(
             format: stored.format, etag: stored.origin.etag ?? "", lastModified: stored.origin.lastModified)
         try? await disk?.store(data, forKey: key.hex, attributes: attributes)
+        if let debug = stored.debug {
+            try? await disk?.store(Data(debug.text.utf8), forKey: key.hex + Self.debugSuffix)
+        }
     }
 
     /// The shared object's metadata field that marks a result stored with its origin's validators.
     static let validatorsMark = "validators"
+    /// What a result's name ends with in the name of its ``DebugFacts``' disk entry.
+    static let debugSuffix = ".debug"
 
     private func remember(_ key: ResultKey) {
         keysBySource.withLock { _ = $0[key.source, default: []].insert(key) }

@@ -18,14 +18,20 @@ struct StoredResult: Sendable {
     let lastModified: String?
     /// ``count`` as the `Content-Length` header's text.
     let contentLength: String
+    /// The debug headers' facts, kept only while the server sends them.
+    let debug: DebugFacts?
 
-    init(data: Data, format: ImageFormat, origin: ImageValidators, validators: ResponseValidators) {
+    init(
+        data: Data, format: ImageFormat, origin: ImageValidators, validators: ResponseValidators,
+        debug: DebugFacts? = nil
+    ) {
         body = ByteBuffer(bytes: data)
         self.format = format
         self.origin = origin
         etag = validators.etag(origin: origin.etag)
         lastModified = validators.lastModified(origin: origin.lastModified)
         contentLength = String(data.count)
+        self.debug = debug
     }
 
     /// The body's length in bytes.

@@ -38,7 +38,20 @@ source Benchmarks/wrk.sh
 mkdir -p "$WORK/origin" "$WORK/www" "$WORK/logs"
 chmod 755 "$WORK" "$WORK/www"  # nginx's workers run as an unprivileged user
 cp "$BENCH_DIR/$PHOTO" "$WORK/origin/photo.jpg"
-python3 -m http.server 18110 --bind 127.0.0.1 --directory "$WORK/origin" >/dev/null 2>&1 &
+# The origin: Python's static file server with an ETag (its own sends none), as the server's ETag is the origin's, as
+# imgproxy's is: the 304 rows need one.
+python3 - 18110 "$WORK/origin" >/dev/null 2>&1 <<'PY' &
+import functools, http.server, os, sys
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def end_headers(self):
+        path = self.translate_path(self.path)
+        if os.path.isfile(path):
+            info = os.stat(path)
+            self.send_header("ETag", '"%x-%x"' % (info.st_mtime_ns, info.st_size))
+        super().end_headers()
+handler = functools.partial(Handler, directory=sys.argv[2])
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler).serve_forever()
+PY
 PIDS+=($!)
 ORIGIN=http://127.0.0.1:18110
 # A result of about 10 KB, as behind a CDN most are.
@@ -60,6 +73,7 @@ serve disk-log 18113 --memory-cache-size 0
 serve disk-quiet 18114 --memory-cache-size 0 --log-level warn
 curl -sf -D "$WORK/headers" -o "$WORK/www/hit.jpg" "http://127.0.0.1:18111$RESULT_PATH"
 ETAG=$(awk 'tolower($1) == "etag:" {print $2}' "$WORK/headers" | tr -d '\r')
+[ -n "$ETAG" ] || { echo "the result carries no ETag" >&2; exit 1; }
 
 # nginx: as many workers as cores, one access log line per request written to a file (or none), keep-alive
 # connections never closed by a request count (wrk's are long-lived, as a CDN's are).

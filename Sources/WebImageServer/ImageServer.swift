@@ -64,8 +64,10 @@ public final class ImageServer: Sendable {
             try FallbackImage(image, fetcher: fetcher, coders: ImageCoders.default)
         }
         let tracing = RequestTracing(enabled: configuration.tracesRequests)
+        let validators = ResponseValidators(configuration.http)
         let store = ResultStore(
-            disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing)
+            disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing,
+            validators: validators, keepsDebugFacts: configuration.http.sendsDebugHeaders)
         purge = configuration.purgeKey.map {
             PurgeResponder(
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
@@ -100,34 +102,55 @@ public final class ImageServer: Sendable {
             metrics: metrics,
             forwarder: PeerForwarder(configuration: configuration),
             secret: RequestSecret(configuration.secret),
+            validators: validators,
             configuration: configuration)
     }
 
-    /// Adds `GET`/`HEAD` `/health`, `GET /metrics`, `POST /admin/purge` (with a purge key) and the image routes under
-    /// the router's or group's path.
+    /// Adds `GET /health`, `GET /metrics`, `POST /admin/purge` (with a purge key), the image routes and `HEAD` on
+    /// every path under the router's or group's path.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         addRoutes(to: router.group())
     }
 
-    /// Adds `GET`/`HEAD` `health`, `GET metrics` (Prometheus text format), `POST admin/purge` (with a purge key),
-    /// `GET`/`HEAD` `info/...` (docs/info.md), the image routes, a landing page at the group's root and `OPTIONS` on every path (200, as imgproxy answers)
-    /// under `group`'s path. Every response carries imgproxy's `Content-Security-Policy` and an `X-Request-ID`, and
-    /// with ``ImageServerConfiguration/allowOrigin`` its CORS headers. With ``ImageServerConfiguration/secret`` image
-    /// requests must carry it; the landing page, `health`, `metrics` and `OPTIONS` need not, as in imgproxy.
+    /// Adds `GET health` (and ``HTTPConfiguration/healthCheckPath``), `GET metrics` (Prometheus text format),
+    /// `POST admin/purge` (with a purge key), `GET info/...` (docs/info.md), the image routes, a landing page at the
+    /// group's root, and `HEAD` and `OPTIONS` on every path under `group`'s path: as imgproxy's router, they answer
+    /// 200 with an empty body whatever the path, without looking at it (no signature check, no work). Every response
+    /// carries `Server` (``HTTPConfiguration/serverName``), imgproxy's `Content-Security-Policy` and an
+    /// `X-Request-ID`, and with ``ImageServerConfiguration/allowOrigin`` its CORS headers. With
+    /// ``ImageServerConfiguration/secret`` image requests must carry it; the landing page, `health`, `metrics`, `HEAD`
+    /// and `OPTIONS` need not, as in imgproxy.
     public func addRoutes<Context: RequestContext>(to parent: RouterGroup<Context>) {
         let responder = responder
         let log = RequestLog(logger: configuration.logger, sink: configuration.requestLog)
         let group = parent.group().add(
-            middleware: StandardHeadersMiddleware<Context>(allowOrigin: configuration.allowOrigin))
+            middleware: StandardHeadersMiddleware<Context>(
+                allowOrigin: configuration.allowOrigin, serverName: configuration.http.serverName))
         // Image and info requests are traced; probes, scrapes and the landing page are not.
         let traced = configuration.tracesRequests ? group.group().add(middleware: TracingMiddleware<Context>()) : group
         group.get("/") { _, _ in Response.text(.ok, Self.landing, type: "text/html; charset=utf-8") }
-        group.on("**", method: .options) { _, _ in Response.text(.ok, "") }
-        group.get("health") { _, _ in Self.health() }
-        group.head("health") { _, _ in Self.health() }
+        // imgproxy's `HEAD /*` and `OPTIONS /*`: on the wildcard and on every path a route of its own names (the router
+        // matches such a path's node and would not fall back to the wildcard).
+        let ttl = configuration.ttl
+        var named: [RouterPath] = ["/", "health", "metrics"]
+        let healthMessage = configuration.http.healthCheckMessage
+        group.get("health") { _, _ in Self.health(healthMessage) }
+        if !configuration.http.healthCheckPath.isEmpty {
+            let path = RouterPath(configuration.http.healthCheckPath)
+            group.get(path) { _, _ in Self.health(healthMessage) }
+            named.append(path)
+        }
         let shared = configuration.sharedStore
         group.get("metrics") { _, _ in Self.metrics(responder.metrics, shared: shared) }
-        if let purge { group.post("admin/purge") { request, _ in await purge.respond(request) } }
+        if let purge {
+            group.post("admin/purge") { request, _ in await purge.respond(request) }
+            named.append("admin/purge")
+        }
+        if info != nil { named.append("info/**") }
+        for path in named + ["**"] {
+            group.head(path) { _, _ in Self.headAnswer(ttl: ttl) }
+            group.on(path, method: .options) { _, _ in Response.text(.ok, "") }
+        }
         // An image or info request: timed, counted in progress, logged.
         let metrics = responder.metrics
         func handler(
@@ -147,10 +170,8 @@ public final class ImageServer: Sendable {
         if let info {
             let answer = handler { path, request in await info.respond(path: path, request: request) }
             traced.get("info/**", use: answer)
-            traced.head("info/**", use: answer)
         }
         traced.get("**", use: image)
-        traced.head("**", use: image)
     }
 
     /// An application serving only this server's routes on `host:port` (port 0 picks a free one), accepting at most
@@ -167,7 +188,7 @@ public final class ImageServer: Sendable {
         return Application(
             router: router,
             configuration: .init(
-                address: .hostname(host, port: port), serverName: nil,
+                address: .hostname(host, port: port), serverName: configuration.http.serverName,
                 availableConnectionsDelegate: clients > 0 ? MaximumAvailableConnections(clients) : nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: configuration.logger)
@@ -196,9 +217,19 @@ public final class ImageServer: Sendable {
         await responder.forwarder?.shutdown()
     }
 
-    private static func health() -> Response {
-        var response = Response.text(.ok, "OK\n")
+    /// imgproxy's health answer: `message` as `text/plain`, never cached (a single space when `message` is empty,
+    /// as imgproxy writes one byte at least).
+    private static func health(_ message: String) -> Response {
+        var response = Response.text(.ok, message.isEmpty ? " " : message, type: "text/plain")
         response.headers[.cacheControl] = "no-cache"
+        return response
+    }
+
+    /// imgproxy's answer to any `HEAD`: 200, `text/plain`, no body, and the `Cache-Control` its response writer puts
+    /// on a 200 (the TTL's, or `no-cache` with a TTL of 0).
+    private static func headAnswer(ttl: Int) -> Response {
+        var response = Response.text(.ok, "", type: "text/plain")
+        response.headers[.cacheControl] = ttl > 0 ? "max-age=\(ttl), public" : "no-cache"
         return response
     }
 

@@ -35,6 +35,8 @@ public struct ImageServerConfiguration: Sendable {
     public var allowOrigin: String?
     /// The limits checked before the work they guard.
     public var limits = ServerLimits()
+    /// The `Server` header, the health check and the validators (imgproxy's HTTP settings).
+    public var http = HTTPConfiguration()
     /// `Cache-Control: max-age` of results, in seconds. Default one year.
     public var ttl = 31_536_000
     /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format. Default on.
@@ -152,6 +154,7 @@ public struct ImageServerConfiguration: Sendable {
     /// the watermark and the cluster settings that go together.
     public func validate() throws(ImageServerConfigurationError) {
         try limits.validate()
+        try http.validate()
         try ImageServerConfigurationError.check(
             resultMemoryCacheSize, in: 0...Self.largestMemoryCache, "memory-cache-size",
             "must be between 0 and 65536 megabytes")

@@ -81,7 +81,7 @@ public struct SharedStoreLoader: ImageLoading {
         if !response.isNotModified, lifetime > .zero {
             await self.store.storeOriginal(
                 response.data, contentType: response.contentType, lastModified: response.lastModified,
-                lifetime: lifetime, source: source)
+                etag: response.etag, lifetime: lifetime, source: source)
         }
         await self.store.releaseLease(source: source)
         return response
@@ -91,6 +91,7 @@ public struct SharedStoreLoader: ImageLoading {
         var headers: [(name: String, value: String)] = []
         if let type = stored.contentType { headers.append(("Content-Type", type)) }
         if let modified = stored.lastModified { headers.append(("Last-Modified", modified)) }
+        if let etag = stored.etag { headers.append(("ETag", etag)) }
         var response = ImageResponse(
             data: stored.data, url: request.url, httpStatus: 200, headers: ImageHTTPHeaders(headers),
             expectedLength: stored.data.count)

@@ -70,6 +70,7 @@ extension ServeCommand {
         try formats.apply(to: &configuration)
         try svg.apply(to: &configuration)
         try telemetry.apply(to: &configuration)
+        try http.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10

@@ -155,6 +155,8 @@ struct ServeCommand: AsyncParsableCommand {
     var telemetry: TelemetryOptions
     @OptionGroup(title: "Syslog")
     var syslog: SyslogOptions
+    @OptionGroup(title: "HTTP: Server header, health check, validators")
+    var http: HTTPOptions
 
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.

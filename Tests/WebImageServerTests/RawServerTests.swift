@@ -18,8 +18,6 @@ struct RawServerTests {
             #expect(raw.headers[.lastModified] == "Wed, 21 Oct 2015 07:28:00 GMT")
             #expect(raw.headers[.eTag]?.hasSuffix("\"") == true, "the origin's ETag, as imgproxy passes it")
             #expect(try ServerHarness.image(raw).size == PixelSize(width: 200, height: 100))
-            let head = try await harness.get(harness.url("raw:1", "/geometry.png"), method: .head)
-            #expect(head.status.code == 200 && head.headers[.contentLength] == raw.headers[.contentLength])
             #expect(try await harness.get(harness.url("raw:1", "/huge/10000")).status.code == 422)
             #expect(try await harness.get(harness.url("raw:1", "/status/404")).status.code == 404)
             let attachment = try await harness.get(harness.url("raw:1/att:1/fn:pic", "/geometry.png"))
@@ -81,12 +79,10 @@ struct RawServerTests {
 
             let encoded = try await harness.get(harness.url("raw:1", "/photo.png?encoding=gzip"))
             #expect(encoded.headers[.contentEncoding] == "gzip")
-            let head = try await harness.get(url, headers: [.range: "bytes=10-19"], method: .head)
-            #expect(head.status.code == 206 && head.headers[.contentLength] == "10" && head.body.readableBytes == 0)
 
             let processed = try await harness.get(harness.url("w:50", "/photo.png"), headers: [.range: "bytes=0-9"])
             #expect(processed.status.code == 200, "a processed image ignores Range")
-            #expect(harness.origin.stats.values(of: "Range", for: "/photo.png").count == 3)
+            #expect(harness.origin.stats.values(of: "Range", for: "/photo.png").count == 2)
         }
     }
 

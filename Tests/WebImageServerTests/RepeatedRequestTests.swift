@@ -29,9 +29,6 @@ struct RepeatedRequestTests {
                 #expect(again.status == .ok && again.body == first.body)
                 #expect(Self.headers(again) == Self.headers(first))
             }
-            let head = try await harness.get(url, method: .head)
-            #expect(head.status == .ok && head.body.readableBytes == 0)
-            #expect(Self.headers(head) == Self.headers(first))
             let etag = try #require(first.headers[.eTag])
             let notModified = try await harness.get(url, headers: [.ifNoneMatch: "\"other\", " + etag])
             #expect(notModified.status == .notModified && notModified.body.readableBytes == 0)
@@ -40,7 +37,7 @@ struct RepeatedRequestTests {
             let metrics = MetricsText(String(buffer: try await harness.get("/metrics").body))
             let tier = memoryBytes > 0 ? "memory" : "disk"
             #expect(metrics.value("webimage_requests_total", ["cache": "miss", "status": "200"]) == 1)
-            #expect(metrics.value("webimage_requests_total", ["cache": tier, "status": "200"]) == 5)
+            #expect(metrics.value("webimage_requests_total", ["cache": tier, "status": "200"]) == 4)
             #expect(metrics.value("webimage_requests_total", ["cache": "not_modified", "status": "304"]) == 1)
             #expect(harness.origin.stats.total == 1)
         }
@@ -110,7 +107,7 @@ struct RepeatedRequestTests {
                 let plain = try await harness.get(url, headers: [.accept: "*/*"])
                 #expect(webp.headers[.contentType] == "image/webp" && plain.headers[.contentType] == "image/png")
                 #expect(webp.headers[.vary] == "Accept" && plain.headers[.vary] == "Accept")
-                #expect(webp.headers[.eTag] != plain.headers[.eTag])
+                #expect(webp.headers[.eTag] == plain.headers[.eTag], "the origin's, as imgproxy's")
             }
         }
     }

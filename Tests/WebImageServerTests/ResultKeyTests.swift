@@ -16,7 +16,6 @@ struct ResultKeyTests {
         let plain = ResultKey(options: ProcessingOptions(), source: Self.source, format: nil)
         #expect((key != plain) == entry.changesResult, "\(name)")
         #expect((key.hex != plain.hex) == entry.changesResult, "the disk tier's name follows the key")
-        #expect((key.etag != plain.etag) == entry.changesResult, "the ETag follows the key")
     }
 
     /// An option the table says does not change the result must make the very same bytes: otherwise two different

@@ -108,6 +108,8 @@ struct ServeLifecycleTests {
         (["--max-animation-frame-resolution", "-1"], "--max-animation-frame-resolution"),
         (["--otel-endpoint", "ftp://127.0.0.1:4318"], "--otel-endpoint"),
         (["--metrics-namespace", "9lives"], "--metrics-namespace"),
+        (["--health-check-path", "ping"], "--health-check-path"), (["--server-name", "a\u{7F}"], "--server-name"),
+        (["--last-modified-buster", "yesterday"], "--last-modified-buster"),
         (["--s3-addressing", "sideways"], "--s3-addressing"),
         (["--use-s3", "--s3-source-endpoint", "ftp://store"], "--s3-source-endpoint"),
     ])

@@ -20,7 +20,7 @@ import WebImageTesting
         let origin = TestImageServer()
         try await origin.start()
         let photo = try Fixtures.data("corpus/images/exif_Landscape_1.jpg")
-        origin.register(photo, at: "/photo.jpg", contentType: "image/jpeg")
+        origin.register(photo, at: "/photo.jpg", contentType: "image/jpeg", etag: "\"p1\"")
         let source = origin.url("/photo.jpg").absoluteString
         let encoded = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? source
 
@@ -35,14 +35,18 @@ import WebImageTesting
             let first = try Self.node(seaweed, peers: [peer])
             try await first.app.test(.live) { firstClient in
                 let small = "/insecure/rs:fit:40:40/plain/\(source)@png"
-                #expect(try await firstClient.execute(uri: small, method: .get).status == .ok)
+                let made = try await firstClient.execute(uri: small, method: .get)
+                #expect(made.status == .ok && made.headers[.eTag] == "\"p1\"")
                 #expect(origin.requestCount("/photo.jpg") == 1)
 
                 // The other node serves the same result from the tier, and a new size from the shared original.
-                #expect(try await secondClient.execute(uri: small, method: .get).status == .ok)
+                // Both carry the origin's ETag, kept with the shared result and with the shared original.
+                let shared = try await secondClient.execute(uri: small, method: .get)
+                #expect(shared.status == .ok && shared.headers[.eTag] == "\"p1\"")
                 #expect(second.server.responder.store.madeCount == 0)
                 let large = "/insecure/rs:fit:80:80/plain/\(source)@png"
-                #expect(try await secondClient.execute(uri: large, method: .get).status == .ok)
+                let fromOriginal = try await secondClient.execute(uri: large, method: .get)
+                #expect(fromOriginal.status == .ok && fromOriginal.headers[.eTag] == "\"p1\"")
                 #expect(second.server.responder.store.madeCount == 1)
                 #expect(origin.requestCount("/photo.jpg") == 1)
 

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// Lowercase hexadecimal text of bytes and digests: the package's one hex helper (disk cache file names, result
-/// keys and ETags, S3 signatures and object names). `String(format:)` per byte costs microseconds on a hot path.
+/// keys, file ETags, S3 signatures and object names). `String(format:)` per byte costs microseconds on a hot path.
 package enum Hex {
     /// `bytes` as lowercase hexadecimal, two digits a byte.
     package static func string<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// A missing file fails with ``WebImageError/Code/fileNotFound``; a directory or a file that cannot be read with
 /// ``WebImageError/Code/fileUnreadable``; a file larger than ``ImageLoaderOptions/maxBodySize`` with
-/// ``WebImageError/Code/bodyTooLarge``. The validator and decryptor of the options apply.
+/// ``WebImageError/Code/bodyTooLarge``. The validator and decryptor of the options apply. The response carries the
+/// file's validators, as imgproxy's file storage makes them: `Last-Modified` (the modification time) and an `ETag`
+/// (a digest of the path, the size and the modification time to the nanosecond).
 public struct FileImageLoader: ImageLoading {
     /// Creates a file loader.
     public init() {}
@@ -37,7 +39,8 @@ public struct FileImageLoader: ImageLoading {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw WebImageError(.fileUnreadable, "permission denied", url: url)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = attributes?[.size] as? Int
         if let size, size > request.options.maxBodySize {
             throw WebImageError(
                 .bodyTooLarge, "the file has \(size) bytes, more than the limit of \(request.options.maxBodySize)",
@@ -54,8 +57,23 @@ public struct FileImageLoader: ImageLoading {
         progress?(data.count, size ?? data.count)
         partialData?(data)
         let type = ImageFormat.sniff(data)
-        let response = ImageResponse(
+        var response = ImageResponse(
             data: data, url: url, contentType: type == .unknown ? nil : type.mimeType, expectedLength: size)
+        if let modified = attributes?[.modificationDate] as? Date {
+            let time = (modified.timeIntervalSince1970 * 1e9).rounded()
+            let nanoseconds = time.isFinite && abs(time) < 9e18 ? Int64(time) : 0
+            response.etag = "\"" + Hex.sha256("\(path)__\(data.count)__\(nanoseconds)") + "\""
+            response.lastModified = Self.httpDate(modified)
+        }
         return try request.options.finish(response)
+    }
+
+    /// `date` as an HTTP date (IMF-fixdate, `Wed, 21 Oct 2015 07:28:00 GMT`).
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 }

@@ -21,10 +21,13 @@ struct PeerForwarder: Sendable {
     private static let requestHeaders: [HTTPFields.Element.Name] = [
         .accept, .ifModifiedSince, .ifNoneMatch, .authorization,
     ]
-    /// The response headers passed back to the client.
-    private static let responseHeaders: [HTTPFields.Element.Name] = [
-        .contentType, .contentLength, .cacheControl, .eTag, .lastModified, .vary, .contentDisposition, .retryAfter,
-    ]
+    /// The response headers passed back to the client (with the canonical `Link` and the debug headers, when the
+    /// owner sends them).
+    private static let responseHeaders: [HTTPFields.Element.Name] =
+        [
+            .contentType, .contentLength, .cacheControl, .eTag, .lastModified, .vary, .contentDisposition, .retryAfter,
+            ImageResponder.linkHeader,
+        ] + DebugFacts.names
     /// How long an owner that could not be reached is skipped.
     static let downTime = Duration.seconds(5)
 
@@ -83,7 +86,6 @@ struct PeerForwarder: Sendable {
     /// or gave no answer before `timeout` (it is then skipped for ``downTime``), so that this node answers itself.
     func forward(to url: String, request: Request, timeout: Duration) async -> Response? {
         var forwarded = HTTPClientRequest(url: url)
-        forwarded.method = request.method == .head ? .HEAD : .GET
         for field in Self.requestHeaders {
             if let value = request.headers[field] { forwarded.headers.add(name: field.rawName, value: value) }
         }

@@ -11,8 +11,8 @@ final class SourceFetcher: Sendable {
     /// Source bytes and what the server needs to know about them.
     struct Source: Sendable {
         var data: Data
-        /// The origin's `Last-Modified`, when it sent one.
-        var lastModified: String?
+        /// The origin's `ETag` and `Last-Modified`, each when it sent one.
+        var validators: ImageValidators
     }
 
     let manager: ImageManager
@@ -71,7 +71,7 @@ final class SourceFetcher: Sendable {
         if let maxSize, data.count > maxSize {
             throw Self.map(WebImageError(.bodyTooLarge, "source file is too big", url: url))
         }
-        return Source(data: data, lastModified: result.validators.lastModified)
+        return Source(data: data, validators: result.validators)
     }
 
     /// The origin's answer to `url` as it is, whatever its status (imgproxy's stream of a `raw` request): `headers`
@@ -84,13 +84,30 @@ final class SourceFetcher: Sendable {
         guard HTTPImageLoader.canLoadScheme(of: url) else {
             let source = try await fetch(url, maxSize: maxSize)
             var fields = ImageHTTPHeaders()
-            if let lastModified = source.lastModified { fields["Last-Modified"] = lastModified }
+            if let lastModified = source.validators.lastModified { fields["Last-Modified"] = lastModified }
+            if let etag = source.validators.etag { fields["ETag"] = etag }
             return ImageResponse(data: source.data, url: url, httpStatus: 200, headers: fields)
         }
         var options = loaderOptions
         if let maxSize { options.maxBodySize = maxSize }
         options.requestModifier = .headers(headers)
         options.responseValidator = .acceptAll
+        do { return try await origins.load(ImageLoadRequest(url: url, options: options)) } catch {
+            throw Self.map(error)
+        }
+    }
+
+    /// `url` from its origin itself (never the cache or the shared tier), asked with `conditions` as `If-None-Match`
+    /// and `If-Modified-Since`, under the source limits (`maxSize` for the largest file when given); a 304 comes back
+    /// as ``WebImage/ImageResponse/isNotModified``.
+    func loadFromOrigin(
+        _ url: URL, conditions: ImageValidators, maxSize: Int?
+    ) async throws(ImageServerError) -> ImageResponse {
+        var options = loaderOptions
+        if let maxSize { options.maxBodySize = maxSize }
+        options.ifNoneMatch = conditions.etag
+        options.ifModifiedSince = conditions.lastModified
+        options.responseValidator = Self.conditionalStatuses
         do { return try await origins.load(ImageLoadRequest(url: url, options: options)) } catch {
             throw Self.map(error)
         }
@@ -121,7 +138,7 @@ final class SourceFetcher: Sendable {
     func shutdown() async { await manager.shutdown() }
 
     /// The origin statuses imgproxy takes an image from: 200 and 206 (others are errors; a 2xx or 3xx that is not a
-    /// redirect answers 404). The server sends no conditional request, so a 304 is not expected either.
+    /// redirect answers 404). A fetch without validators expects no 304 (``conditionalStatuses`` takes one).
     static let imgproxyStatuses = ImageResponseValidator { response throws(WebImageError) in
         guard let status = response.httpStatus, status != 200, status != 206 else { return }
         throw WebImageError(.badStatus, "HTTP status \(status)", url: response.url, httpStatus: status)

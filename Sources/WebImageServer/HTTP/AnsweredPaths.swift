@@ -7,8 +7,8 @@ import WebImage
 /// Only a path whose signature verified, whose options parsed and whose source the policy accepted, and that was
 /// answered with a result, is kept. The server's keys, presets and rules do not change while it runs, so such a path
 /// verifies and parses the same way again; an option that depends on the time (`expires`) is checked on every use.
-/// A request that would take any other road (a result no longer in memory, a validator other than `If-None-Match`)
-/// leaves this shortcut and is answered from the start. Least recently used paths go first, bounded by count and
+/// A request that would take any other road (a result no longer in this node's tiers, or made again in another
+/// format) leaves this shortcut and is answered from the start. Least recently used paths go first, bounded by count and
 /// by bytes.
 final class AnsweredPaths: Sendable {
     /// A path as it arrived, and which of the formats `Accept` offers can change the result's format.
@@ -33,6 +33,8 @@ final class AnsweredPaths: Sendable {
         let disposition: String
         /// The source's host, for the request log.
         let sourceHost: String
+        /// The `Link` header of a canonical source (``HTTPConfiguration/setsCanonicalHeader``), else `nil`.
+        let canonicalLink: String?
     }
 
     private let storage: Locked<LRUStorage<Key, Answer>>

@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
 
-/// Error responses: a short `text/plain` line (JSON when asked), no `Cache-Control`, nothing from the origin.
+/// Error responses: a short `text/plain` line (JSON when asked), no `Cache-Control`, no `Vary` (imgproxy sends it
+/// only with images and 304s), nothing from the origin.
 enum ErrorResponse {
-    static func make(_ error: ImageServerError, json: Bool, vary: Bool) -> Response {
+    static func make(_ error: ImageServerError, json: Bool) -> Response {
         let status = HTTPResponse.Status(code: error.status)
         var response: Response
         if json {
@@ -14,7 +15,6 @@ enum ErrorResponse {
         } else {
             response = Response.text(status, error.message + "\n")
         }
-        if vary { response.headers[.vary] = "Accept" }
         if let retryAfter = error.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
     }

@@ -22,7 +22,6 @@ extension ImageResponder {
             try await process(data, options: options, format: format, reserved: false)
         }
         var headers = headers
-        headers[.eTag] = nil
         let ttl = fallback.configuration.ttl
         if ttl > 0 {
             headers[.cacheControl] = "max-age=\(min(ttl, maxAge(expires: options.expires, now: now))), public"
@@ -30,12 +29,9 @@ extension ImageResponder {
         headers[.contentType] = result.format.mimeType
         headers[.contentDisposition] = disposition(parsed, format: result.format)
         headers[.contentLength] = String(result.data.count)
+        if configuration.http.sendsDebugHeaders { result.debugFacts?.apply(to: &headers) }
         let status = HTTPResponse.Status(code: fallback.status(for: failure))
         outcome.cache = .none
-        if request.method == .head {
-            outcome.response = Response(status: status, headers: headers)
-            return
-        }
         outcome.bytes = result.data.count
         outcome.response = Response(
             status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: result.data)))

@@ -56,7 +56,7 @@ extension ImageResponder {
         if status != 304 { headers[.contentLength] = String(answer.data.count) }
         outcome.cache = .none
         let responseStatus = HTTPResponse.Status(code: status)
-        if request.method == .head || answer.data.isEmpty {
+        if answer.data.isEmpty {
             outcome.response = Response(status: responseStatus, headers: headers)
             return
         }

@@ -2,31 +2,34 @@ import Hummingbird
 
 extension ImageResponder {
     /// A repeated request for a result in this node's tiers (``localHit(_:)``), answered from what the path's first
-    /// answer kept (``AnsweredPaths``): the secret, the time and the validator are checked as on the first; the
-    /// parse, the signature and the key's digest are not done again. `nil` when the request must be answered from
-    /// the start: an unknown path, a result in neither tier, `If-Modified-Since`, an `expires` that has passed, a
-    /// wrong secret (refused there).
+    /// answer kept (``AnsweredPaths``): the secret, the time and the validators are checked as on the first (the
+    /// validators against those kept with the result: a 304 is a tier lookup and a comparison of texts); the parse,
+    /// the signature and the key's digest are not done again. `nil` when the request must be answered from the
+    /// start: an unknown path, a result in neither tier, an `expires` that has passed, a wrong secret (refused
+    /// there).
     func answerRepeated(_ memo: AnsweredPaths.Key, request: Request, now: Int) async -> Outcome? {
         if let secret {
             guard (try? secret.check(request.headers[.authorization])) != nil else { return nil }
         }
-        guard request.headers[.ifModifiedSince] == nil, let known = answered.answer(for: memo) else { return nil }
+        guard let known = answered.answer(for: memo) else { return nil }
         if let expires = known.expires, expires <= now { return nil }
+        guard let (result, tier) = await tracedLocalHit(known.key), result.format == known.format else { return nil }
         var headers = HTTPFields()
         headers[.cacheControl] = known.cacheControl ?? "max-age=\(maxAge(expires: known.expires, now: now)), public"
-        headers[.eTag] = known.key.etag
         if negotiates { headers[.vary] = "Accept" }
         var outcome = Outcome(response: Response(status: .ok), sourceHost: known.sourceHost)
-        if let ifNoneMatch = request.headers[.ifNoneMatch],
-            Negotiation.matches(ifNoneMatch: ifNoneMatch, etag: known.key.etag)
+        let (ifNoneMatch, ifModifiedSince) = (request.headers[.ifNoneMatch], request.headers[.ifModifiedSince])
+        if ifNoneMatch != nil || ifModifiedSince != nil,
+            validators.isNotModified(
+                ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, etag: result.etag,
+                lastModified: result.lastModified)
         {
-            outcome.cache = .notModified
-            outcome.response = Response(status: .notModified, headers: headers)
+            outcome.notModified(headers: headers, etag: result.etag, lastModified: result.lastModified)
             return outcome
         }
-        guard let (result, tier) = await tracedLocalHit(known.key), result.format == known.format else { return nil }
         outcome.cache = tier
-        outcome.respond(with: result, headers: headers, disposition: known.disposition, head: request.method == .head)
+        headers[Self.linkHeader] = known.canonicalLink
+        outcome.respond(with: result, headers: headers, disposition: known.disposition)
         return outcome
     }
 
@@ -40,18 +43,16 @@ extension ImageResponder {
 }
 
 extension ImageResponder.Outcome {
-    /// Answers `result` with `headers` and its type, date, disposition and length: the body shared with the memory
-    /// tier, never copied; none for `HEAD`.
-    mutating func respond(with result: StoredResult, headers: HTTPFields, disposition: String, head: Bool) {
+    /// Answers `result` with `headers` and its type, validators, disposition and length: the body shared with the
+    /// memory tier, never copied.
+    mutating func respond(with result: StoredResult, headers: HTTPFields, disposition: String) {
         var headers = headers
         headers[.contentType] = result.format.mimeType
-        headers[.lastModified] = result.lastModifiedHeader
+        headers[.eTag] = result.etag
+        headers[.lastModified] = result.lastModified
         headers[.contentDisposition] = disposition
         headers[.contentLength] = result.contentLength
-        if head {
-            response = Response(status: .ok, headers: headers)
-            return
-        }
+        result.debug?.apply(to: &headers)
         bytes = result.count
         response = Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: result.body))
     }

@@ -21,6 +21,8 @@ struct ImageResponder: Sendable {
     let forwarder: PeerForwarder?
     /// The `Authorization` image requests must carry (`--secret`); `nil` asks for none.
     let secret: RequestSecret?
+    /// imgproxy's `ETag` and `Last-Modified`, and how conditional requests are answered.
+    let validators: ResponseValidators
     let configuration: ImageServerConfiguration
 
     /// A response and what the request log and the metrics say about it.
@@ -39,7 +41,7 @@ struct ImageResponder: Sendable {
                 try await answer(memo, request: request, negotiation: negotiation, now: now, into: &outcome)
             } catch {
                 metrics.failed(error)
-                outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: negotiates)
+                outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON)
             }
         }
         metrics.answered(outcome)
@@ -70,27 +72,12 @@ struct ImageResponder: Sendable {
         }
         let format = resultFormat(options, negotiation)
         let key = ResultKey(options: options, source: parsed.source, format: format)
-        let etag = key.etag
-        headers[.eTag] = etag
         if negotiates { headers[.vary] = "Accept" }
 
-        if let ifNoneMatch = request.headers[.ifNoneMatch], Negotiation.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
-            outcome.cache = .notModified
-            outcome.response = Response(status: .notModified, headers: headers)
-            return
-        }
-        if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date), request.headers[.ifNoneMatch] == nil,
-            let hit = await store.cached(key)?.0,
-            hit.lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
-        {
-            headers[.lastModified] = hit.lastModifiedHeader
-            outcome.cache = .notModified
-            outcome.response = Response(status: .notModified, headers: headers)
-            return
-        }
-
         // A hit in this node's tiers answers at once, without the deadline's timer task (with peers, only a memory
-        // hit: the disk is left to the owner of the result).
+        // hit: the disk is left to the owner of the result); a conditional request for it is answered from the
+        // validators kept with it, without the origin. A miss asks the origin with the client's validators
+        // (``answerMiss(key:url:options:format:request:)``).
         let result: StoredResult
         let source: CacheOutcome
         if let hit = await tracedLocalHit(key) {
@@ -100,34 +87,52 @@ struct ImageResponder: Sendable {
         {
             metrics.peerForwards.increment()
             outcome.cache = .forwarded
-            outcome.bytes = request.method == .head ? 0 : answer.headers[.contentLength].flatMap { Int($0) } ?? 0
+            outcome.bytes = answer.headers[.contentLength].flatMap { Int($0) } ?? 0
             outcome.response = answer
             return
         } else {
             do {
-                (result, source) = try await withDeadline(configuration.limits.requestTimeout) {
-                    () async throws(ImageServerError) -> (StoredResult, CacheOutcome) in
-                    try await store.result(for: key) { () async throws(ImageServerError) in
-                        try await make(url: url, options: options, format: format)
-                    }
+                let miss = try await withDeadline(configuration.limits.requestTimeout) {
+                    () async throws(ImageServerError) -> MissAnswer in
+                    try await answerMiss(key: key, url: url, options: options, format: format, request: request)
+                }
+                switch miss {
+                case .notModified(let origin):
+                    outcome.notModified(
+                        headers: headers, etag: validators.etag(origin: origin.etag),
+                        lastModified: validators.lastModified(origin: origin.lastModified))
+                    return
+                case .result(let made, let tier): (result, source) = (made, tier)
                 }
             } catch {
                 guard error.isSourceFailure, let fallback else { throw error }
+                var headers = headers
+                headers[Self.linkHeader] = canonicalLink(parsed.source)
                 try await answerFallback(
                     fallback, failure: error, parsed: parsed, format: format, request: request, headers: headers,
                     now: now, into: &outcome)
                 return
             }
         }
-        outcome.cache = source
         let disposition = disposition(parsed, format: result.format)
+        let link = canonicalLink(parsed.source)
         answered.remember(
             AnsweredPaths.Answer(
                 key: key, format: result.format, expires: options.expires,
                 cacheControl: options.expires == nil ? headers[.cacheControl] : nil, disposition: disposition,
-                sourceHost: outcome.sourceHost),
+                sourceHost: outcome.sourceHost, canonicalLink: link),
             for: memo)
-        outcome.respond(with: result, headers: headers, disposition: disposition, head: request.method == .head)
+        if source != .miss,
+            validators.isNotModified(
+                ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: request.headers[.ifModifiedSince],
+                etag: result.etag, lastModified: result.lastModified)
+        {
+            outcome.notModified(headers: headers, etag: result.etag, lastModified: result.lastModified)
+            return
+        }
+        outcome.cache = source
+        headers[Self.linkHeader] = link
+        outcome.respond(with: result, headers: headers, disposition: disposition)
     }
 
     /// Records stage spans when ``ImageServerConfiguration/tracesRequests`` is on.
@@ -156,24 +161,28 @@ struct ImageResponder: Sendable {
         return store.memory.result(forKey: key).map { ($0, .memory) }
     }
 
-    /// Fetches the source (and the watermark, when the options ask for it) and processes it in a processing slot,
-    /// recording each stage.
-    private func make(
-        url: URL, options: ProcessingOptions, format: ImageFormat?
+    /// Fetches the source (unless it is `prefetched`) and the watermark, when the options ask for it, and processes
+    /// them in a processing slot, recording each stage.
+    func make(
+        url: URL, options: ProcessingOptions, format: ImageFormat?, prefetched: SourceFetcher.Source? = nil
     ) async throws(ImageServerError) -> ProcessedImage {
         try gate.reserve()
         let source: SourceFetcher.Source
-        do {
-            source = try await tracing.stage("source fetch") { span throws(ImageServerError) in
-                span?.attributes["server.address"] = url.host
-                return try await fetcher.fetch(url, maxSize: sourceSizeLimit(options))
+        if let prefetched {
+            source = prefetched
+        } else {
+            do {
+                source = try await tracing.stage("source fetch") { span throws(ImageServerError) in
+                    span?.attributes["server.address"] = url.host
+                    return try await fetcher.fetch(url, maxSize: sourceSizeLimit(options))
+                }
+            } catch {
+                gate.unreserve()
+                throw error
             }
-        } catch {
-            gate.unreserve()
-            throw error
         }
         var result = try await process(source.data, options: options, format: format, reserved: true)
-        result.sourceLastModified = source.lastModified
+        result.source = source.validators
         return result
     }
 
@@ -227,6 +236,20 @@ struct ImageResponder: Sendable {
     func maxAge(expires: Int?, now: Int) -> Int {
         guard let expires else { return configuration.ttl }
         return max(0, min(configuration.ttl, expires - now))
+    }
+
+    /// The `Link` header.
+    static let linkHeader = HTTPFields.Element.Name("Link")!
+
+    /// `<SOURCE>; rel="canonical"` for an `http(s)` source with ``HTTPConfiguration/setsCanonicalHeader`` (imgproxy's
+    /// `SetCanonical`), without control characters; else `nil`.
+    func canonicalLink(_ source: String) -> String? {
+        guard configuration.http.setsCanonicalHeader, source.hasPrefix("https://") || source.hasPrefix("http://") else {
+            return nil
+        }
+        let clean = String(
+            String.UnicodeScalarView(source.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        return "<\(clean)>; rel=\"canonical\""
     }
 
     /// `inline; filename="stem.ext"` (or `attachment`), the stem from `filename`, else, as imgproxy takes it, what

@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// The headers imgproxy puts on every response: `Content-Security-Policy` (nothing a result could contain may run
+/// The headers imgproxy puts on every response: `Server` (``HTTPConfiguration/serverName``),
+/// `Content-Security-Policy` (nothing a result could contain may run
 /// or load anything, should a browser open it as a document) and `X-Request-ID` (the client's own when it is
 /// `[A-Za-z0-9_-]+`, at most 128 characters; otherwise a new one), so a request can be traced in the logs.
 /// With an allowed origin (imgproxy's `IMGPROXY_ALLOW_ORIGIN`) also its CORS headers: `Access-Control-Allow-Origin`
@@ -8,6 +9,8 @@ import Hummingbird
 struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The `Access-Control-Allow-Origin` value; `nil` or empty sends no CORS headers.
     let allowOrigin: String?
+    /// The `Server` header's value.
+    let serverName: String
 
     static var contentSecurityPolicy: String { "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox" }
     static var requestIDHeader: HTTPFields.Element.Name { HTTPFields.Element.Name("X-Request-ID")! }
@@ -17,6 +20,7 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
+        response.headers[.server] = serverName
         if response.headers[.contentSecurityPolicy] == nil {
             response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         }

@@ -53,7 +53,7 @@ struct InfoResponder: Sendable {
         } catch {
             metrics.failed(error)
             let negotiation = Negotiation(accept: request.headers[.accept]?.lowercased() ?? "")
-            outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON, vary: false)
+            outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON)
         }
         metrics.answered(outcome)
         return outcome
@@ -82,10 +82,6 @@ struct InfoResponder: Sendable {
         headers[.cacheControl] = "max-age=\(maxAge(parsed.options, now: now)), public"
         let body = Data((text + "\n").utf8)
         headers[.contentLength] = String(body.count)
-        if request.method == .head {
-            outcome.response = Response(status: .ok, headers: headers)
-            return
-        }
         outcome.bytes = body.count
         outcome.response = Response(
             status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))

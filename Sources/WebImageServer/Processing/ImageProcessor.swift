@@ -11,8 +11,11 @@ struct ProcessedImage: Sendable {
     var size: PixelSize
     /// Seconds spent decoding, transforming and encoding, for the metrics.
     var timings = StageTimings()
-    /// The origin's `Last-Modified`, when it sent one.
-    var sourceLastModified: String?
+    /// The origin's `ETag` and `Last-Modified`, each when it sent one.
+    var source = ImageValidators()
+    /// The source's pixel size and bytes, for the debug headers.
+    var sourceSize: PixelSize?
+    var sourceBytes: Int?
     /// When the decode, each step and the encode ran, with ``ImageProcessor/recordsStages``; else `nil`.
     var stages: [StageTime]?
 }
@@ -55,15 +58,18 @@ struct ImageProcessor: Sendable {
         let limits = options.security.applied(to: self.limits)
         var info: ImageInfo
         do { info = try coders.info(of: data) } catch { throw Self.unprocessable(error) }
+        let sourceSize = PixelSize(width: info.width, height: info.height)
         if options.skipProcessingFormats.contains(info.format), options.format == nil || options.format == info.format {
-            if info.format == .svg { return try svg.answer(data, info: info) }
+            if info.format == .svg { return try svg.answer(data, info: info).from(sourceSize, bytes: data.count) }
             try LoadPlan.checkResolution(width: info.width, height: info.height, frames: 1, limits: limits)
             return ProcessedImage(
-                data: data, format: info.format, size: PixelSize(width: info.width, height: info.height))
+                data: data, format: info.format, size: sourceSize, sourceSize: sourceSize, sourceBytes: data.count)
         }
         var options = options
         if info.format == .svg {
-            if svg.answersAsSVG(requested: options.format) { return try svg.answer(data, info: info) }
+            if svg.answersAsSVG(requested: options.format) {
+                return try svg.answer(data, info: info).from(sourceSize, bytes: data.count)
+            }
             info = SVGAnswer.guarded(info, limits: limits)
             options = options.forVectorSource
         }
@@ -101,7 +107,9 @@ struct ImageProcessor: Sendable {
         let encoded = try encode(result, as: format, options: encoding, maxBytes: options.maxBytes)
         timings.encode = encodeStart.secondsUntilNow
         stages?.append(StageTime(name: "encode", start: encodeStart, end: .now))
-        return ProcessedImage(data: encoded, format: format, size: result.size, timings: timings, stages: stages)
+        return ProcessedImage(
+            data: encoded, format: format, size: result.size, timings: timings, sourceSize: sourceSize,
+            sourceBytes: data.count, stages: stages)
     }
 
     /// Runs library work, turning its error into a 422.

@@ -15,17 +15,14 @@ struct ResultKey: Sendable, Hashable {
     let identity: String
     /// The source URL as the request gave it.
     let source: String
-    /// The digest in hexadecimal: the name of the result in the disk tier, and the ETag's source.
+    /// The digest in hexadecimal: the name of the result in the disk tier.
     let hex: String
-    /// The strong ETag of the result: a quoted prefix of the digest.
-    let etag: String
 
     init(options: ProcessingOptions, source: String, format: ImageFormat?) {
         identity = [options.cacheIdentity, source, format?.name ?? "auto"].joined(separator: "|")
         self.source = source
         let digest = Array(SHA256.hash(data: Data(identity.utf8)))
         hex = Hex.string(digest)
-        etag = "\"" + hex.prefix(32) + "\""
         func word(_ offset: Int) -> UInt64 { digest[offset..<offset + 8].reduce(0) { $0 << 8 | UInt64($1) } }
         words = (word(0), word(8), word(16), word(24))
     }

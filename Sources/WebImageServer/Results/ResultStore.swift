@@ -6,6 +6,11 @@ import WebImageStores
 /// originals), the cluster's shared tier when there is one, and one shared run per key in flight (the package's
 /// ``WorkMerger``), so identical concurrent requests make one fetch and one processing run, and a run whose last
 /// caller has gone is cancelled.
+///
+/// Each result is kept with its origin's validators (``StoredResult/origin``): in the disk entry's `ETag` and
+/// `Last-Modified` fields (an empty `ETag` when the origin sent none) and in the shared object's metadata. A disk
+/// entry without an `ETag` field, or a shared object without the `validators` mark, was stored before results kept
+/// them: it is taken as a miss, made again and (on disk) replaced.
 final class ResultStore: Sendable {
     private let disk: DiskCache?
     private let shared: SharedStore?
@@ -17,14 +22,23 @@ final class ResultStore: Sendable {
     private let made = Locked(0)
     /// Records the `result store` span of a result made here.
     private let tracing: RequestTracing
+    /// Makes each result's `ETag` and `Last-Modified` once, when it enters memory.
+    private let validators: ResponseValidators
+    /// Whether each result keeps its ``DebugFacts`` (`--enable-debug-headers`): on disk in an entry of their own
+    /// (the result's name and ``debugSuffix``), in the shared tier in the `debug` metadata; a result without them is
+    /// then a miss.
+    private let keepsDebugFacts: Bool
 
     /// How many results have been made since the start: cache hits and joined runs do not count.
     var madeCount: Int { made.withLock { $0 } }
 
     init(
-        disk: DiskCache?, memoryBytes: Int, shared: SharedStore? = nil, tracing: RequestTracing = .init(enabled: false)
+        disk: DiskCache?, memoryBytes: Int, shared: SharedStore? = nil, tracing: RequestTracing = .init(enabled: false),
+        validators: ResponseValidators = ResponseValidators(HTTPConfiguration()), keepsDebugFacts: Bool = false
     ) {
         self.disk = disk
+        self.validators = validators
+        self.keepsDebugFacts = keepsDebugFacts
         self.shared = shared
         self.tracing = tracing
         memory = ResultMemoryCache(byteLimit: memoryBytes)
@@ -43,10 +57,14 @@ final class ResultStore: Sendable {
                     return object
                 })
         else { return nil }
-        let created = object.metadata["created"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? Date()
+        guard object.metadata[Self.validatorsMark] == "origin" else { return nil }
+        let origin = ImageValidators(
+            etag: object.metadata["source-etag"], lastModified: object.metadata["source-last-modified"])
+        let debug = object.metadata["debug"].flatMap(DebugFacts.init(text:))
+        guard debug != nil || !keepsDebugFacts else { return nil }
         let stored = StoredResult(
-            data: object.data, format: ImageFormat.sniff(object.data), created: created,
-            sourceLastModified: object.metadata["source-last-modified"])
+            data: object.data, format: ImageFormat.sniff(object.data), origin: origin, validators: validators,
+            debug: keepsDebugFacts ? debug : nil)
         await keepLocally(stored, data: object.data, key)
         return (stored, .shared)
     }
@@ -55,11 +73,19 @@ final class ResultStore: Sendable {
     /// it: never the shared tier, so never a network request.
     func local(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
         if let hit = memory.result(forKey: key) { return (hit, .memory) }
-        guard let entry = await disk?.entry(forKey: key.hex) else { return nil }
+        guard let entry = await disk?.entry(forKey: key.hex), let etag = entry.metadata.etag else { return nil }
         let metadata = entry.metadata
+        let origin = ImageValidators(etag: etag.isEmpty ? nil : etag, lastModified: metadata.lastModified)
+        var debug: DebugFacts?
+        if keepsDebugFacts {
+            let facts = await disk?.entry(forKey: key.hex + Self.debugSuffix).flatMap {
+                DebugFacts(text: String(decoding: $0.data, as: UTF8.self))
+            }
+            guard let facts else { return nil }
+            debug = facts
+        }
         let result = StoredResult(
-            data: entry.data, format: metadata.format, created: metadata.created,
-            sourceLastModified: metadata.lastModified)
+            data: entry.data, format: metadata.format, origin: origin, validators: validators, debug: debug)
         remember(key)
         memory.set(result, forKey: key)
         return (result, .disk)
@@ -71,6 +97,7 @@ final class ResultStore: Sendable {
         for key in keys {
             memory.remove(forKey: key)
             await disk?.remove(forKey: key.hex)
+            if keepsDebugFacts { await disk?.remove(forKey: key.hex + Self.debugSuffix) }
         }
         return keys.count
     }
@@ -93,11 +120,14 @@ final class ResultStore: Sendable {
         made.withLock { $0 += 1 }
         let result = try await make()
         let stored = StoredResult(
-            data: result.data, format: result.format, created: Date(), sourceLastModified: result.sourceLastModified)
+            data: result.data, format: result.format, origin: result.source, validators: validators,
+            debug: keepsDebugFacts ? result.debugFacts : nil)
         await tracing.stage("result store") { _ in
             await keepLocally(stored, data: result.data, key)
-            var metadata = ["created": String(Int(stored.lastModified.timeIntervalSince1970))]
-            if let modified = result.sourceLastModified { metadata["source-last-modified"] = modified }
+            var metadata = [Self.validatorsMark: "origin"]
+            if let etag = result.source.etag { metadata["source-etag"] = etag }
+            if let modified = result.source.lastModified { metadata["source-last-modified"] = modified }
+            if let facts = result.debugFacts { metadata["debug"] = facts.text }
             await shared?.storeResult(
                 result.data, contentType: result.format.mimeType, metadata: metadata, source: key.source,
                 identity: key.identity)
@@ -109,9 +139,18 @@ final class ResultStore: Sendable {
     private func keepLocally(_ stored: StoredResult, data: Data, _ key: ResultKey) async {
         remember(key)
         memory.set(stored, forKey: key)
-        let attributes = CacheEntryAttributes(format: stored.format, lastModified: stored.sourceLastModified)
+        let attributes = CacheEntryAttributes(
+            format: stored.format, etag: stored.origin.etag ?? "", lastModified: stored.origin.lastModified)
         try? await disk?.store(data, forKey: key.hex, attributes: attributes)
+        if let debug = stored.debug {
+            try? await disk?.store(Data(debug.text.utf8), forKey: key.hex + Self.debugSuffix)
+        }
     }
+
+    /// The shared object's metadata field that marks a result stored with its origin's validators.
+    static let validatorsMark = "validators"
+    /// What a result's name ends with in the name of its ``DebugFacts``' disk entry.
+    static let debugSuffix = ".debug"
 
     private func remember(_ key: ResultKey) {
         keysBySource.withLock { _ = $0[key.source, default: []].insert(key) }

@@ -36,10 +36,11 @@ public struct ImageServerConfiguration: Sendable {
     public var limits = ServerLimits()
     /// `Cache-Control: max-age` of results, in seconds. Default one year.
     public var ttl = 31_536_000
-    /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format. Default on.
-    public var autoWebP = true
-    /// Answer AVIF when the client's `Accept` has `image/avif` and the URL names no format (before WebP). Default
-    /// off: AVIF encodes take several times longer than WebP.
+    /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format (imgproxy's
+    /// `IMGPROXY_AUTO_WEBP`). Default off, as imgproxy's.
+    public var autoWebP = false
+    /// Answer AVIF when the client's `Accept` has `image/avif` and the URL names no format (before WebP), as
+    /// imgproxy's `IMGPROXY_AUTO_AVIF`. Default off, as imgproxy's.
     public var autoAVIF = false
     /// Answer JPEG XL when the client's `Accept` has `image/jxl` and the URL names no format (before AVIF and WebP),
     /// as imgproxy's `IMGPROXY_AUTO_JXL`. Default off.
@@ -70,8 +71,8 @@ public struct ImageServerConfiguration: Sendable {
     public var optionRules = OptionRules()
     /// The default qualities and the encoders' settings.
     public var encoder = EncoderSettings()
-    /// The image answered, processed with the request's options, when the source cannot be loaded or decoded
-    /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`); `nil` (the default) answers the error.
+    /// The image answered, processed with the request's options, when the source cannot be downloaded or is not an
+    /// image the server reads (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`); `nil` (the default) answers the error.
     public var fallbackImage: FallbackImageConfiguration?
     /// The most connections served at once (imgproxy's `IMGPROXY_MAX_CLIENTS`); more wait to be accepted until one
     /// closes. Default 2048, as imgproxy's; 0 = no limit.

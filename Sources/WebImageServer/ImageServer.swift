@@ -56,7 +56,7 @@ public final class ImageServer: Sendable {
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
             s3Buckets: configuration.s3SourceBuckets, metrics: metrics,
             logger: configuration.logger)
-        let coders = ImageCoders.default
+        let coders = Self.coders(configuration)
         let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in
             try WatermarkProvider(watermark, fetcher: fetcher, coders: coders, limits: limits)
         }
@@ -101,6 +101,19 @@ public final class ImageServer: Sendable {
             forwarder: PeerForwarder(configuration: configuration),
             secret: RequestSecret(configuration.secret),
             configuration: configuration)
+    }
+
+    /// The library's coders, with the loaders of ``ImageServerConfiguration/unlimitedFormats`` unlimited.
+    static func coders(_ configuration: ImageServerConfiguration) -> ImageCoders {
+        var coders = ImageCoders.default
+        let unlimited = configuration.unlimitedFormats
+        if unlimited.contains(.png) { coders = coders.adding(PNGCoder(unlimited: true)) }
+        if unlimited.contains(.tiff) { coders = coders.adding(TIFFCoder(unlimited: true)) }
+        if unlimited.contains(.svg) {
+            let bytes = min(max(configuration.limits.maxSourceFileSize, 10 << 20), 1 << 30)
+            coders = coders.adding(SVGCoder(maxBytes: bytes))
+        }
+        return coders
     }
 
     /// Fetches and decodes the watermark and fallback images given as URLs (``WatermarkSource/url(_:)``), under the

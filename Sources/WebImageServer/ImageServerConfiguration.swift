@@ -83,6 +83,13 @@ public struct ImageServerConfiguration: Sendable {
     /// Sanitise an SVG answered as SVG: scripts, event attributes, unsafe links and forms removed (imgproxy's
     /// `IMGPROXY_SANITIZE_SVG`). Default on.
     public var sanitizesSVG = true
+    /// The source formats whose loaders' own limits are lifted, as imgproxy's `IMGPROXY_PNG_UNLIMITED`,
+    /// `IMGPROXY_SVG_UNLIMITED` and `IMGPROXY_TIFF_UNLIMITED` lift libvips' (`unlimited`): PNG, libspng's chunk
+    /// limits (``PNGCoder/isUnlimited``); SVG, the 10 MiB document limit (`--max-src-file-size` then bounds it, up to
+    /// 1 GiB; the element count and the render time stay bounded); TIFF, libtiff's allocation limit
+    /// (``TIFFCoder/isUnlimited``). The resolution and frame limits apply either way. Default none, as imgproxy's;
+    /// another format is a configuration error.
+    public var unlimitedFormats: Set<ImageFormat> = []
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly
@@ -150,6 +157,9 @@ public struct ImageServerConfiguration: Sendable {
         }
         try watermark?.validate()
         try encoder.validate()
+        if let format = unlimitedFormats.first(where: { ![.png, .svg, .tiff].contains($0) }) {
+            throw ImageServerConfigurationError("unlimited", "\(format.name) has no loader limits to lift")
+        }
         if !optionRules.allowsSecurityOptions, let name = presets.firstUsingSecurityOptions {
             throw ImageServerConfigurationError(
                 "preset", "\(name) uses a security option, which needs --allow-security-options")

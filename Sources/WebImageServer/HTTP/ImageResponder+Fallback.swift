@@ -7,7 +7,8 @@ extension ImageResponder {
     /// a format the server reads (`failure`; imgproxy's download errors, its type detection included, and never a
     /// source that fails to decode or is over a limit), so the server's fallback image is processed with the
     /// request's options and answered with the fallback status (200 by default, or the failure's own) and
-    /// `Cache-Control` as imgproxy's response writer sets it (``FallbackImage/cacheControl(status:expires:now:ttl:result:)``).
+    /// `Cache-Control` as imgproxy's response writer sets it
+    /// (``FallbackImage/cacheControl(status:expires:now:ttl:result:)``).
     /// The response is not cached and carries no `ETag` (imgproxy's default, `IMGPROXY_USE_ETAG` off), so that the
     /// result, once its source can be read, is never taken for it.
     func answerFallback(

@@ -28,10 +28,10 @@ public final class ImageServer: Sendable {
     /// `GET /info/...`, unless disabled (docs/info.md).
     let info: InfoResponder?
 
-    /// Builds the server's parts; nothing is fetched or bound yet.
+    /// Builds the server's parts; nothing is fetched or bound yet (``prepare()`` fetches the images given as URLs).
     ///
-    /// - Throws: the first setting outside its range (``ImageServerConfiguration/validate()``), or a watermark image
-    ///   given as bytes or a file that the server cannot read.
+    /// - Throws: the first setting outside its range (``ImageServerConfiguration/validate()``), or a watermark or
+    ///   fallback image given as bytes or a file that the server cannot read.
     public init(configuration: ImageServerConfiguration) throws(ImageServerConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
@@ -57,11 +57,12 @@ public final class ImageServer: Sendable {
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
             s3Buckets: configuration.s3SourceBuckets, propagatesTraces: configuration.propagatesTraceContextToOrigins,
             metrics: metrics, logger: configuration.logger)
+        let coders = Self.coders(configuration)
         let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in
-            try WatermarkProvider(watermark, fetcher: fetcher, coders: ImageCoders.default, limits: limits)
+            try WatermarkProvider(watermark, fetcher: fetcher, coders: coders, limits: limits)
         }
         let fallback = try configuration.fallbackImage.map { image throws(ImageServerConfigurationError) in
-            try FallbackImage(image, fetcher: fetcher, coders: ImageCoders.default)
+            try FallbackImage(image, fetcher: fetcher, coders: coders)
         }
         let tracing = RequestTracing(enabled: configuration.tracesRequests)
         let validators = ResponseValidators(configuration.http)
@@ -90,7 +91,7 @@ public final class ImageServer: Sendable {
             fetcher: fetcher,
             store: store,
             processor: ImageProcessor(
-                coders: ImageCoders.default, limits: limits,
+                coders: coders, limits: limits,
                 formats: FormatChoice(preferred: configuration.preferredFormats), encoder: configuration.encoder,
                 appliesPNGGamma: configuration.appliesPNGGamma,
                 svg: SVGAnswer(
@@ -104,6 +105,37 @@ public final class ImageServer: Sendable {
             secret: RequestSecret(configuration.secret),
             validators: validators,
             configuration: configuration)
+    }
+
+    /// The library's coders, with the loaders of ``ImageServerConfiguration/unlimitedFormats`` unlimited.
+    static func coders(_ configuration: ImageServerConfiguration) -> ImageCoders {
+        var coders = ImageCoders.default
+        let unlimited = configuration.unlimitedFormats
+        if unlimited.contains(.png) { coders = coders.adding(PNGCoder(unlimited: true)) }
+        if unlimited.contains(.tiff) { coders = coders.adding(TIFFCoder(unlimited: true)) }
+        if unlimited.contains(.svg) {
+            let bytes = min(max(configuration.limits.maxSourceFileSize, 10 << 20), 1 << 30)
+            coders = coders.adding(SVGCoder(maxBytes: bytes))
+        }
+        return coders
+    }
+
+    /// Fetches and decodes the watermark and fallback images given as URLs (``WatermarkSource/url(_:)``), under the
+    /// source limits and address rules, as imgproxy fetches them at start; `webimage serve` calls it before it
+    /// listens and does not start when it throws. Without it, each is fetched by the first request that needs it.
+    ///
+    /// - Throws: the setting whose image cannot be fetched or is not an image the server reads.
+    public func prepare() async throws(ImageServerConfigurationError) {
+        if let watermarks = responder.watermarks {
+            do { _ = try await watermarks.image() } catch {
+                throw ImageServerConfigurationError("watermark-url", "cannot be used: \(error.message)")
+            }
+        }
+        if let fallback = responder.fallback {
+            do { _ = try await fallback.data() } catch {
+                throw ImageServerConfigurationError("fallback-image-url", "cannot be used: \(error.message)")
+            }
+        }
     }
 
     /// Adds `GET /health`, `GET /metrics`, `POST /admin/purge` (with a purge key), the image routes and `HEAD` on

@@ -39,10 +39,11 @@ public struct ImageServerConfiguration: Sendable {
     public var http = HTTPConfiguration()
     /// `Cache-Control: max-age` of results, in seconds. Default one year.
     public var ttl = 31_536_000
-    /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format. Default on.
-    public var autoWebP = true
-    /// Answer AVIF when the client's `Accept` has `image/avif` and the URL names no format (before WebP). Default
-    /// off: AVIF encodes take several times longer than WebP.
+    /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format (imgproxy's
+    /// `IMGPROXY_AUTO_WEBP`). Default off, as imgproxy's.
+    public var autoWebP = false
+    /// Answer AVIF when the client's `Accept` has `image/avif` and the URL names no format (before WebP), as
+    /// imgproxy's `IMGPROXY_AUTO_AVIF`. Default off, as imgproxy's.
     public var autoAVIF = false
     /// Answer JPEG XL when the client's `Accept` has `image/jxl` and the URL names no format (before AVIF and WebP),
     /// as imgproxy's `IMGPROXY_AUTO_JXL`. Default off.
@@ -73,8 +74,8 @@ public struct ImageServerConfiguration: Sendable {
     public var optionRules = OptionRules()
     /// The default qualities and the encoders' settings.
     public var encoder = EncoderSettings()
-    /// The image answered, processed with the request's options, when the source cannot be loaded or decoded
-    /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`); `nil` (the default) answers the error.
+    /// The image answered, processed with the request's options, when the source cannot be downloaded or is not an
+    /// image the server reads (imgproxy's `IMGPROXY_FALLBACK_IMAGE_*`); `nil` (the default) answers the error.
     public var fallbackImage: FallbackImageConfiguration?
     /// The most connections served at once (imgproxy's `IMGPROXY_MAX_CLIENTS`); more wait to be accepted until one
     /// closes. Default 2048, as imgproxy's; 0 = no limit.
@@ -85,6 +86,13 @@ public struct ImageServerConfiguration: Sendable {
     /// Sanitise an SVG answered as SVG: scripts, event attributes, unsafe links and forms removed (imgproxy's
     /// `IMGPROXY_SANITIZE_SVG`). Default on.
     public var sanitizesSVG = true
+    /// The source formats whose loaders' own limits are lifted, as imgproxy's `IMGPROXY_PNG_UNLIMITED`,
+    /// `IMGPROXY_SVG_UNLIMITED` and `IMGPROXY_TIFF_UNLIMITED` lift libvips' (`unlimited`): PNG, libspng's chunk
+    /// limits (``PNGCoder/isUnlimited``); SVG, the 10 MiB document limit (`--max-src-file-size` then bounds it, up to
+    /// 1 GiB; the element count and the render time stay bounded); TIFF, libtiff's allocation limit
+    /// (``TIFFCoder/isUnlimited``). The resolution and frame limits apply either way. Default none, as imgproxy's;
+    /// another format is a configuration error.
+    public var unlimitedFormats: Set<ImageFormat> = []
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF
     /// rules). Default: public addresses only.
     public var addressPolicy = SourceAddressPolicy.publicOnly
@@ -166,6 +174,9 @@ public struct ImageServerConfiguration: Sendable {
         }
         try watermark?.validate()
         try encoder.validate()
+        if let format = unlimitedFormats.first(where: { ![.png, .svg, .tiff].contains($0) }) {
+            throw ImageServerConfigurationError("unlimited", "\(format.name) has no loader limits to lift")
+        }
         if !optionRules.allowsSecurityOptions, let name = presets.firstUsingSecurityOptions {
             throw ImageServerConfigurationError(
                 "preset", "\(name) uses a security option, which needs --allow-security-options")

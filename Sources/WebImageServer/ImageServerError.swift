@@ -11,10 +11,12 @@ public struct ImageServerError: Error, Sendable, Hashable, CustomStringConvertib
     public let retryAfter: Int?
     /// What went wrong at the origin, for the metrics; `nil` when the origin was not at fault.
     var originFailure: OriginFailure?
-    /// Whether the source's bytes could not be read as an image (a decoding failure).
+    /// Whether the source's bytes are not an image of a format the server reads: imgproxy's failed type detection,
+    /// which it counts as a download error. A source of a known format that fails to decode is not.
     var isUnreadableSource = false
 
-    /// Whether the source could not be loaded or decoded: the failures a fallback image answers for.
+    /// Whether the source could not be downloaded or is not an image: the failures a fallback image answers for, as
+    /// imgproxy's `handleDownloadError`.
     var isSourceFailure: Bool { (originFailure.map { $0 != .cancelled } ?? false) || isUnreadableSource }
 
     /// Creates an error; `retryAfter` becomes a `Retry-After` header.

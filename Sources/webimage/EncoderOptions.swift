@@ -23,9 +23,13 @@ struct EncoderOptions: ParsableArguments {
     var pngQuantizationColors: Int?
     @Option(help: "lossy, near_lossless or lossless (default: lossy; IMGPROXY_WEBP_COMPRESSION).")
     var webpCompression: String?
-    @Option(help: "The AVIF encoder's speed, 0 (smallest files) to 9 (fastest) (IMGPROXY_AVIF_SPEED).")
+    @Option(help: "libwebp's method, 1 (fastest) to 6 (smallest files) (default: 4; IMGPROXY_WEBP_EFFORT).")
+    var webpEffort: Int?
+    @Option(help: "default, photo, picture, drawing, icon or text (default: default; IMGPROXY_WEBP_PRESET).")
+    var webpPreset: String?
+    @Option(help: "The AVIF encoder's speed, 0 (smallest files) to 9 (fastest) (default: 8; IMGPROXY_AVIF_SPEED).")
     var avifSpeed: Int?
-    @Option(help: "libjxl's effort, 1 (fastest) to 9 (smallest files) (default: 3; IMGPROXY_JXL_EFFORT).")
+    @Option(help: "libjxl's effort, 1 (fastest) to 9 (smallest files) (default: 4; IMGPROXY_JXL_EFFORT).")
     var jxlEffort: Int?
     @Flag(
         inversion: .prefixedNo,
@@ -81,6 +85,8 @@ struct EncoderOptions: ParsableArguments {
             }
             encoder.webpCompression = compression
         }
+        encoder.webpEffort = try Settings.webpEffort.resolve(webpEffort) ?? encoder.webpEffort
+        encoder.webpPreset = try Settings.webpPreset.resolve(parsing: webpPreset) ?? encoder.webpPreset
         encoder.avifSpeed = try Settings.avifSpeed.resolve(avifSpeed) ?? encoder.avifSpeed
         encoder.jxlEffort = try Settings.jxlEffort.resolve(jxlEffort) ?? encoder.jxlEffort
         configuration.encoder = encoder

@@ -120,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
     var ttl: Int?
     @Flag(
         inversion: .prefixedNo,
-        help: "Answer WebP when the client accepts it and the URL names no format (default: on).")
+        help: "Answer WebP when the client accepts it and the URL names no format (default: off, as imgproxy).")
     var autoWebp: Bool?
     @Flag(
         inversion: .prefixedNo,
@@ -175,7 +175,11 @@ struct ServeCommand: AsyncParsableCommand {
                 metadata: ["store": "\(shared.location)"])
         }
         let server: ImageServer
-        do { server = try ImageServer(configuration: configuration) } catch { throw ValidationError(error.description) }
+        do {
+            server = try ImageServer(configuration: configuration)
+            // As imgproxy, the watermark and fallback images named by URL are fetched now: a failure stops the start.
+            try await server.prepare()
+        } catch { throw ValidationError(error.description) }
         let host = setup.host
         let app = server.makeApplication(host: host, port: setup.port) { port in
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))

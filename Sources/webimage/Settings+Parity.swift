@@ -1,3 +1,5 @@
+import WebImage
+
 /// The settings of imgproxy's option rules, option defaults, encoders, fallback image, client limit and log format,
 /// in ``Settings``' table (`all` includes ``parity``).
 extension Settings {
@@ -38,6 +40,8 @@ extension Settings {
         "png-quantization-colors", .integer, imgproxy: ["IMGPROXY_PNG_QUANTIZATION_COLORS"])
     static let webpCompression = Setting<String>(
         "webp-compression", .text, imgproxy: ["IMGPROXY_WEBP_COMPRESSION"])
+    static let webpEffort = Setting<Int>("webp-effort", .integer, imgproxy: ["IMGPROXY_WEBP_EFFORT"])
+    static let webpPreset = Setting<WebPPreset>("webp-preset", .webpPreset, imgproxy: ["IMGPROXY_WEBP_PRESET"])
     static let avifSpeed = Setting<Int>("avif-speed", .integer, imgproxy: ["IMGPROXY_AVIF_SPEED"])
     static let jxlEffort = Setting<Int>("jxl-effort", .integer, imgproxy: ["IMGPROXY_JXL_EFFORT"])
     static let enforceWebP = Setting<Bool>("enforce-webp", .boolean, imgproxy: ["IMGPROXY_ENFORCE_WEBP"])
@@ -60,7 +64,7 @@ extension Settings {
         allowSecurityOptions, allowedProcessingOptions, onlyPresets, skipProcessingFormats, stripMetadata,
         keepCopyright, stripColorProfile, autoRotate, enforceThumbnail, returnAttachment, maxAnimationFrameResolution,
         maxClients, pathPrefix, logFormat, quality, formatQuality, jpegProgressive, pngInterlaced, pngQuantize,
-        pngQuantizationColors, webpCompression, avifSpeed, jxlEffort, enforceWebP, enforceAVIF, fallbackImageData,
-        fallbackImagePath, fallbackImageURL, fallbackImageHTTPCode, fallbackImageTTL,
+        pngQuantizationColors, webpCompression, webpEffort, webpPreset, avifSpeed, jxlEffort, enforceWebP, enforceAVIF,
+        fallbackImageData, fallbackImagePath, fallbackImageURL, fallbackImageHTTPCode, fallbackImageTTL,
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WebImage
 import WebImageStores
 
 /// How an environment variable's text becomes a value, and what it must hold when it does not (for the error).
@@ -68,6 +69,13 @@ extension ValueParser<Logger.Level> {
 extension ValueParser<S3Addressing> {
     /// `auto`, `path` or `virtual`.
     static var addressing: Self { Self(expected: "auto, path or virtual") { S3Addressing(name: $0) } }
+}
+
+extension ValueParser<WebPPreset> {
+    /// libwebp's preset names, as imgproxy's `IMGPROXY_WEBP_PRESET` takes them.
+    static var webpPreset: Self {
+        Self(expected: "default, photo, picture, drawing, icon or text") { WebPPreset(named: $0) }
+    }
 }
 
 extension ValueParser<MemoryAllocator> {

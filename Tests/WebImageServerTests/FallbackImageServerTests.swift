@@ -14,7 +14,7 @@ struct FallbackImageServerTests {
     static let fallback = try! ImageCoders.default.encode(
         Image(pixels: PixelBuffer(width: 40, height: 40, filledWith: green)), as: .png, options: .default)
 
-    @Test func aMissingOrUnreadableSourceAnswersTheFallbackProcessed() async throws {
+    @Test func aMissingSourceOrOneThatIsNoImageAnswersTheFallbackProcessed() async throws {
         try await ServerHarness.run(configure: {
             $0.fallbackImage = FallbackImageConfiguration(source: .data(Self.fallback), ttl: 60)
         }) { harness in
@@ -26,9 +26,39 @@ struct FallbackImageServerTests {
                 #expect(response.headers[.cacheControl] == "max-age=60, public")
                 #expect(response.headers[.eTag] == nil)
             }
+            // A PNG that does not decode is not a download failure: its error, as imgproxy answers it.
+            var broken = try ImageCoders.default.encode(Image(pixels: TestImages.geometry), as: .png, options: .default)
+            broken.replaceSubrange(40..<broken.count, with: Data(repeating: 0x5A, count: 64))
+            harness.origin.register(broken, at: "/broken.png")
+            let corrupt = try await harness.get(harness.url("rs:fill:20:10", "/broken.png", ext: "png"))
+            #expect(corrupt.status.code == 422 && corrupt.headers[.contentType] != "image/png")
             let real = try await harness.get(harness.url("rs:fill:20:10", "/geometry.png", ext: "png"))
             #expect(real.headers[.cacheControl] == "max-age=31536000, public" && real.headers[.eTag] != nil)
             #expect(try ServerHarness.image(real).pixels[5, 5] == RGBA(red: 255, green: 0, blue: 0))
+        }
+    }
+
+    /// `Cache-Control` as imgproxy's response writer sets it: without a fallback TTL, none on an error status and the
+    /// TTL on another; with one, that TTL even past the server's TTL, shortened by `expires`.
+    @Test(arguments: [
+        (0, 0, "", nil), (200, 0, "", "max-age=31536000, public"), (0, 60, "", "max-age=60, public"),
+        (200, 100_000_000, "", "max-age=100000000, public"), (0, 60, "exp:EXPIRES/", "max-age=30, public"),
+    ] as [(Int, Int, String, String?)])
+    func theCacheControlOfAFallback(status: Int, ttl: Int, options: String, expected: String?) async throws {
+        try await ServerHarness.run(configure: {
+            $0.fallbackImage = FallbackImageConfiguration(source: .data(Self.fallback), statusCode: status, ttl: ttl)
+        }) { harness in
+            let expires = String(Int(Date().timeIntervalSince1970) + 30)
+            let path = options.replacingOccurrences(of: "EXPIRES", with: expires) + "w:4"
+            let response = try await harness.get(harness.url(path, "/status/404"))
+            #expect(response.status.code == (status == 0 ? 404 : status))
+            let control = response.headers[.cacheControl]
+            if expected == "max-age=30, public" {
+                let seconds = control.flatMap { Int($0.dropFirst(8).prefix { $0.isNumber }) } ?? -1
+                #expect((1...30).contains(seconds), "the time left to expires: \(control ?? "none")")
+            } else {
+                #expect(control == expected)
+            }
         }
     }
 
@@ -55,13 +85,26 @@ struct FallbackImageServerTests {
                 source: .url(origin.url("/fallback.png")), statusCode: 203)
             configuration.allowedSources = [origin.baseURL.absoluteString + "/"]
         }) { harness in
-            #expect(harness.origin.requestCount("/fallback.png") == 0)
+            #expect(harness.origin.requestCount("/fallback.png") == 1, "fetched at start, as imgproxy fetches it")
             let response = try await harness.get(harness.url("w:10", "/status/404"))
             #expect(response.status.code == 203)
             #expect(try ServerHarness.image(response).size == PixelSize(width: 10, height: 10))
             let refused = try await harness.get("/insecure/w:10/plain/http://elsewhere.example/a.png")
             #expect(refused.status.code == 404, "a source the rules refuse is not a load failure")
             #expect(harness.origin.requestCount("/fallback.png") == 1)
+        }
+    }
+
+    @Test func aFallbackURLThatCannotBeFetchedStopsTheStart() async throws {
+        await #expect(throws: ImageServerConfigurationError.self) {
+            try await ServerHarness.run(configureWithOrigin: { configuration, origin in
+                configuration.fallbackImage = FallbackImageConfiguration(source: .url(origin.url("/status/404")))
+            }) { _ in Issue.record("a fallback that cannot be fetched stops the start") }
+        }
+        await #expect(throws: ImageServerConfigurationError.self) {
+            try await ServerHarness.run(configureWithOrigin: { configuration, origin in
+                configuration.fallbackImage = FallbackImageConfiguration(source: .url(origin.url("/html")))
+            }) { _ in Issue.record("a fallback that is not an image stops the start") }
         }
     }
 

@@ -166,7 +166,8 @@ struct ParityOptionTests: OptionParsing {
     }
 
     /// `--jxl-effort` (imgproxy's `IMGPROXY_JXL_EFFORT`, 1 to 9) reaches the JPEG XL encoder as the library speed of
-    /// that effort; other formats and no setting leave the speed alone.
+    /// that effort; other formats leave the speed alone; without a setting, imgproxy's defaults: JPEG XL effort 4,
+    /// AVIF speed 8, WebP method 4 with the default preset.
     @Test func jxlEffortBecomesTheEncodersSpeed() throws {
         for effort in 1...9 {
             #expect(JXLCoder.effort(forSpeed: EncoderSettings.jxlSpeed(effort: effort)) == effort)
@@ -177,7 +178,11 @@ struct ParityOptionTests: OptionParsing {
             #expect(settings.encoding(for: .webp, quality: 80).speed == nil)
             #expect(throws: Never.self) { try settings.validate() }
         }
-        #expect(EncoderSettings().encoding(for: .jxl, quality: 80).speed == nil, "the library's default")
+        let defaults = EncoderSettings()
+        #expect(JXLCoder.effort(forSpeed: try #require(defaults.encoding(for: .jxl, quality: 80).speed)) == 4)
+        #expect(defaults.encoding(for: .avif, quality: 80).speed == 8)
+        let webp = defaults.encoding(for: .webp, quality: 80)
+        #expect(webp.webpEffort == 4 && webp.webpPreset == .default && webp.speed == nil)
         for effort in [0, 10, -1] {
             var settings = EncoderSettings()
             settings.jxlEffort = effort

@@ -12,8 +12,9 @@ struct ResultKeyTests {
     @Test(arguments: OptionTable.entries.map(\.name))
     func everyOptionThatChangesTheResultChangesTheKey(name: String) throws {
         let entry = try #require(OptionTable.byName[name])
-        let key = ResultKey(options: try OptionTableTests.sample(name), source: Self.source, format: nil)
-        let plain = ResultKey(options: ProcessingOptions(), source: Self.source, format: nil)
+        let key = ResultKey(
+            options: try OptionTableTests.sample(name), source: Self.source, format: FormatRequest(nil))
+        let plain = ResultKey(options: ProcessingOptions(), source: Self.source, format: FormatRequest(nil))
         #expect((key != plain) == entry.changesResult, "\(name)")
         #expect((key.hex != plain.hex) == entry.changesResult, "the disk tier's name follows the key")
     }
@@ -31,11 +32,36 @@ struct ResultKeyTests {
 
     @Test func theSourceAndTheFormatAreInTheKey() {
         let options = ProcessingOptions()
-        let key = ResultKey(options: options, source: Self.source, format: .png)
-        #expect(key != ResultKey(options: options, source: Self.source + "?v=2", format: .png))
-        #expect(key != ResultKey(options: options, source: Self.source, format: .webp))
-        #expect(key != ResultKey(options: options, source: Self.source, format: nil))
-        #expect(key == ResultKey(options: options, source: Self.source, format: .png))
-        #expect(key.hashValue == ResultKey(options: options, source: Self.source, format: .png).hashValue)
+        let key = ResultKey(options: options, source: Self.source, format: FormatRequest(.png))
+        #expect(key != ResultKey(options: options, source: Self.source + "?v=2", format: FormatRequest(.png)))
+        #expect(key != ResultKey(options: options, source: Self.source, format: FormatRequest(.webp)))
+        #expect(key != ResultKey(options: options, source: Self.source, format: FormatRequest(nil)))
+        #expect(key == ResultKey(options: options, source: Self.source, format: FormatRequest(.png)))
+        let same = ResultKey(options: options, source: Self.source, format: FormatRequest(.png))
+        #expect(key.hashValue == same.hashValue)
+    }
+
+    /// The key holds the format for a still and for an animated source when they differ (JPEG XL and AVIF are not
+    /// chosen for animations), and the one format, as before, when they agree.
+    @Test func theKeyHoldsTheFormatOfAStillAndOfAnAnimation() {
+        var configuration = ImageServerConfiguration()
+        configuration.autoJXL = true
+        configuration.autoWebP = true
+        func request(_ accept: String, _ options: ProcessingOptions = ProcessingOptions()) -> FormatRequest {
+            FormatRequest(options: options, negotiation: Negotiation(accept: accept), configuration: configuration)
+        }
+        let both = request("image/jxl,image/webp")
+        #expect(both.still == .jxl && both.animated == .webp && both.identity == "jxl/webp")
+        #expect(request("image/jxl").identity == "jxl/auto" && request("image/webp").identity == "webp")
+        #expect(request("*/*").identity == FormatRequest(nil).identity)
+        var named = ProcessingOptions()
+        named.format = .png
+        #expect(request("image/jxl", named).identity == "png")
+        configuration.enforcesJXL = true
+        #expect(request("image/jxl", named).identity == "jxl/png")
+        let keys = [both, request("image/webp"), FormatRequest(.jxl)].map {
+            ResultKey(options: ProcessingOptions(), source: Self.source, format: $0)
+        }
+        #expect(Set(keys).count == 3)
     }
 }

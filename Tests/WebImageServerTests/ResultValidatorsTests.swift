@@ -71,7 +71,7 @@ struct ResultValidatorsTests {
         let disk = DiskCache(directory: directory)
         let store = ResultStore(disk: disk, memoryBytes: 0)
         let png = try ImageCoders.default.encode(Image(pixels: TestImages.geometry), as: .png, options: .default)
-        let key = ResultKey(options: ProcessingOptions(), source: "http://a.example/b.png", format: .png)
+        let key = ResultKey(options: ProcessingOptions(), source: "http://a.example/b.png", format: FormatRequest(.png))
         try await disk.store(
             png, forKey: key.hex, attributes: CacheEntryAttributes(format: .png, lastModified: Self.date))
         #expect(await store.local(key) == nil, "stored before results kept validators: a miss")
@@ -79,7 +79,7 @@ struct ResultValidatorsTests {
         let bare = try #require(await store.local(key)).0
         #expect(bare.etag == nil && bare.lastModified == nil && bare.origin == ImageValidators())
 
-        let made = ResultKey(options: ProcessingOptions(), source: "http://a.example/c.png", format: .png)
+        let made = ResultKey(options: ProcessingOptions(), source: "http://a.example/c.png", format: FormatRequest(.png))
         let origin = ImageValidators(etag: "\"m\"", lastModified: Self.date)
         _ = try await store.result(for: made) { () async throws(ImageServerError) in
             ProcessedImage(data: png, format: .png, size: PixelSize(width: 200, height: 100), source: origin)

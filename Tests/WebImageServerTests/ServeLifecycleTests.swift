@@ -98,7 +98,12 @@ struct ServeLifecycleTests {
         (["--webp-compression", "tiny"], "--webp-compression"), (["--format-quality", "jpeg"], "--format-quality"),
         (["--format-quality", "jpeg=101"], "--format-quality"), (["--quality", "0"], "--quality"),
         (["--png-quantization-colors", "1"], "--png-quantization-colors"), (["--avif-speed", "10"], "--avif-speed"),
-        (["--jxl-effort", "0"], "--jxl-effort"),
+        (["--jxl-effort", "0"], "--jxl-effort"), (["--webp-effort", "7"], "--webp-effort"),
+        (["--webp-preset", "film"], "--webp-preset"),
+        // The watermark and fallback images named by URL are fetched at start, as imgproxy fetches them.
+        (["--watermark-url", "http://127.0.0.1:9/wm.png", "--allow-loopback-sources"], "--watermark-url"),
+        (["--fallback-image-url", "http://127.0.0.1:9/fb.png", "--allow-loopback-sources"], "--fallback-image-url"),
+        (["--watermark-url", "http://127.0.0.1:9/wm.png"], "--watermark-url"),
         (["--skip-processing-formats", "jpeg,bogus"], "--skip-processing-formats"),
         (["--fallback-image-path", "/nonexistent/fallback.png"], "--fallback-image-path"),
         (["--fallback-image-data", "bm9wZQ=="], "--fallback-image-data"),
@@ -126,7 +131,7 @@ struct ServeLifecycleTests {
         ("IMGPROXY_LOG_FORMAT", "xml"), ("IMGPROXY_QUALITY", "high"), ("IMGPROXY_ENFORCE_WEBP", "maybe"),
         ("IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "ok"), ("IMGPROXY_MAX_CLIENTS", "many"),
         ("IMGPROXY_AUTO_JXL", "maybe"), ("IMGPROXY_ENFORCE_JXL", "2"), ("WEBIMAGE_PNG_GAMMA", "yes please"),
-        ("IMGPROXY_JXL_EFFORT", "max"),
+        ("IMGPROXY_JXL_EFFORT", "max"), ("IMGPROXY_WEBP_EFFORT", "fast"), ("IMGPROXY_WEBP_PRESET", "film"),
         ("IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", "maybe"), ("WEBIMAGE_S3_ADDRESSING", "sideways"),
     ])
     func environmentValuesThatDoNotParseExit64(name: String, value: String) async throws {

@@ -56,7 +56,7 @@ struct ServerFormatsTests {
     }
 
     @Test func acceptChoosesJXLFirstOnlyWhenAsked() async throws {
-        try await ServerHarness.run { harness in
+        try await ServerHarness.run(configure: { $0.autoWebP = true }) { harness in
             let webp = try await harness.get(harness.url("w:50", "/geometry.png"), headers: Self.accept)
             #expect(webp.headers[.contentType] == "image/webp")
         }

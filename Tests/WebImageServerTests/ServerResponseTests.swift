@@ -59,7 +59,7 @@ struct ServerResponseTests {
     }
 
     @Test func acceptNegotiatesWebPAndImagesVaryButErrorsDoNot() async throws {
-        try await ServerHarness.run { harness in
+        try await ServerHarness.run(configure: { $0.autoWebP = true }) { harness in
             let url = harness.url("w:10", "/geometry.png")
             let webp = try await harness.get(url, headers: [.accept: "image/avif,image/webp,*/*"])
             #expect(webp.headers[.contentType] == "image/webp")
@@ -74,7 +74,8 @@ struct ServerResponseTests {
             let error = try await harness.get("/insecure/w:x/plain/http://a")
             #expect(error.status == .notFound && error.headers[.vary] == nil, "imgproxy varies only images and 304s")
         }
-        try await ServerHarness.run(configure: { $0.autoWebP = false }) { harness in
+        // Off by default, as imgproxy's IMGPROXY_AUTO_WEBP.
+        try await ServerHarness.run { harness in
             let response = try await harness.get(harness.url("w:10", "/geometry.png"), headers: [.accept: "image/webp"])
             #expect(response.headers[.contentType] == "image/png")
             #expect(response.headers[.vary] == nil)
@@ -82,7 +83,7 @@ struct ServerResponseTests {
     }
 
     @Test func animationsStayAnimatedUpToTheFrameLimit() async throws {
-        try await ServerHarness.run(configure: { $0.limits.maxAnimationFrames = 3 }) { harness in
+        try await ServerHarness.run(configure: { $0.limits.maxAnimationFrames = 3; $0.autoWebP = true }) { harness in
             let negotiated = try await harness.get(harness.url("w:20", "/anim.webp"), headers: [.accept: "image/webp"])
             #expect(negotiated.headers[.contentType] == "image/webp")
             let webp = try ServerHarness.image(negotiated)

@@ -106,6 +106,28 @@ struct WatermarkPixelTests {
         }
     }
 
+    /// A negative spacing cuts each tile to a smaller cell, as imgproxy's padding of the watermark through libvips'
+    /// `embed` does: half the cut (rounded toward 0) before, the rest after; nothing left is refused.
+    @Test func aNegativeReplicateSpacingCutsTheTiles() throws {
+        // 10×10: a green frame of 2 pixels on the left and top, 3 on the right and bottom, red inside.
+        let mark = PixelBuffer(width: 10, height: 10) { buffer in
+            for y in 0..<10 {
+                for x in 0..<10 {
+                    let inside = (2..<7).contains(x) && (2..<7).contains(y)
+                    let color = inside ? Self.red : Self.green
+                    let index = (y * 10 + x) * 4
+                    (buffer[index], buffer[index + 1], buffer[index + 2], buffer[index + 3]) =
+                        (color.red, color.green, color.blue, 255)
+                }
+            }
+        }
+        let cut = try Self.pixels("wm:1:re:-5:-5", watermark: mark)
+        #expect(cut == PixelBuffer(width: 100, height: 60, filledWith: Self.red))
+        let framed = try Self.pixels("wm:1:re", watermark: mark)
+        #expect((0..<100).contains { framed[$0, 30] == Self.green })
+        #expect(throws: ImageServerError.self) { try Self.pixels("wm:1:re:-10:0", watermark: mark) }
+    }
+
     @Test func replicateCentresAnOddNumberOfTiles() throws {
         // 30×30 tiles, marked green at their top-left pixel: five across (-25, 5, 35, 65, 95), three down (-15, 15, 45).
         var bytes = PixelBuffer(width: 30, height: 30, filledWith: Self.red).bytes

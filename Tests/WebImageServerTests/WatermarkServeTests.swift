@@ -49,4 +49,36 @@ struct WatermarkServeTests {
         #expect(!log.contains("IMGPROXY_WATERMARK"), "a variable that is read is not named as ignored: \(log)")
         try await origin.shutdown()
     }
+
+    /// `IMGPROXY_WATERMARK_URL` and `IMGPROXY_FALLBACK_IMAGE_URL` are fetched when the server starts, as imgproxy
+    /// fetches them; a URL that cannot be fetched stops the start (exit 64, naming the setting).
+    @Test func imageURLsAreFetchedAtStart() async throws {
+        let origin = TestImageServer()
+        try await origin.start()
+        TestImages.register(on: origin)
+        origin.register(WatermarkServerTests.mark, at: "/wm.png")
+        let environment = [
+            "IMGPROXY_WATERMARK_URL": origin.url("/wm.png").absoluteString,
+            "IMGPROXY_FALLBACK_IMAGE_URL": origin.url("/geometry.png").absoluteString,
+            "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true",
+        ]
+        do {
+            _ = try await ServeLifecycleTests.serve(environment: environment, arguments: ["--no-cache"]) { base in
+                #expect(origin.requestCount("/wm.png") == 1 && origin.requestCount("/geometry.png") == 1)
+                let url = base + "/insecure/wm:1:nowe/w:40/plain/" + origin.url("/status/404").absoluteString + "@png"
+                let answer = try await ServeImgproxyEnvironmentTests.get(url)
+                #expect(answer.status == 200, "the fallback")
+                let image = try ImageCoders.default.decode(answer.data, options: .default)
+                #expect(image.pixels[0, 0] == WatermarkServerTests.green && image.width == 40)
+            }
+            var missing = environment
+            missing["IMGPROXY_FALLBACK_IMAGE_URL"] = origin.url("/status/404").absoluteString
+            let failed = try await ServeLifecycleTests.runOffPool([], environment: missing)
+            #expect(failed.status == 64 && failed.error.contains("--fallback-image-url"), "\(failed.error)")
+        } catch {
+            try await origin.shutdown()
+            throw error
+        }
+        try await origin.shutdown()
+    }
 }

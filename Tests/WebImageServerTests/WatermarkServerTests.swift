@@ -29,14 +29,13 @@ struct WatermarkServerTests {
         }
     }
 
-    @Test func aWatermarkFromAURLIsFetchedOnceThroughTheSourceLoader() async throws {
+    @Test func aWatermarkFromAURLIsFetchedOnceAtStartThroughTheSourceLoader() async throws {
         try await ServerHarness.run(configureWithOrigin: { configuration, origin in
             origin.register(Self.mark, at: "/wm.png")
             configuration.watermark = WatermarkConfiguration(source: .url(origin.url("/wm.png")), opacity: 0.5)
         }) { harness in
-            #expect(harness.origin.requestCount("/wm.png") == 0, "fetched at the first request that asks for it")
+            #expect(harness.origin.requestCount("/wm.png") == 1, "fetched at start, as imgproxy fetches it")
             _ = try await harness.get(harness.url("", "/geometry.png"))
-            #expect(harness.origin.requestCount("/wm.png") == 0)
             async let first = harness.get(harness.url("wm:1:nowe", "/geometry.png"))
             async let second = harness.get(harness.url("wm:1:nowe", "/geometry.jpg"))
             let responses = try await [first, second]
@@ -51,29 +50,28 @@ struct WatermarkServerTests {
     }
 
     @Test func aWatermarkURLKeepsTheSourceAddressRules() async throws {
-        // The source is a local file, so that only the watermark is on the (loopback) origin.
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wm-root-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        try ImageCoders.default.encode(Image(pixels: TestImages.geometry), as: .png, options: .default)
-            .write(to: root.appendingPathComponent("geometry.png"))
-        try await ServerHarness.run(configureWithOrigin: { configuration, origin in
-            origin.register(Self.mark, at: "/wm.png")
-            configuration.watermark = WatermarkConfiguration(source: .url(origin.url("/wm.png")))
-            configuration.addressPolicy = .publicOnly
-            configuration.localRoot = root
-        }) { harness in
-            #expect(try await harness.get("/insecure/plain/local:///geometry.png").status.code == 200)
-            let response = try await harness.get("/insecure/wm:1/plain/local:///geometry.png")
-            #expect(response.status.code == 404, "the loopback origin is refused for the watermark as for any source")
-            #expect(harness.origin.requestCount("/wm.png") == 0)
+        await #expect(throws: ImageServerConfigurationError.self) {
+            try await ServerHarness.run(configureWithOrigin: { configuration, origin in
+                origin.register(Self.mark, at: "/wm.png")
+                configuration.watermark = WatermarkConfiguration(source: .url(origin.url("/wm.png")))
+                configuration.addressPolicy = .publicOnly
+            }) { _ in Issue.record("the loopback origin is refused for the watermark at start") }
         }
     }
 
-    @Test func aMissingWatermarkURLFailsTheRequestsThatAskForIt() async throws {
-        try await ServerHarness.run(configureWithOrigin: { configuration, origin in
-            configuration.watermark = WatermarkConfiguration(source: .url(origin.url("/missing.png")))
-        }) { (harness: ServerHarness) async throws in
+    /// As imgproxy, a watermark URL that cannot be fetched stops the server from starting; a server mounted without
+    /// ``ImageServer/prepare()`` fetches it at the first request that asks for it, and again after a failure.
+    @Test func aMissingWatermarkURLStopsTheStartOrFailsTheRequestsThatAskForIt() async throws {
+        await #expect(throws: ImageServerConfigurationError.self) {
+            try await ServerHarness.run(configureWithOrigin: { configuration, origin in
+                configuration.watermark = WatermarkConfiguration(source: .url(origin.url("/missing.png")))
+            }) { _ in Issue.record("a watermark that cannot be fetched stops the start") }
+        }
+        try await ServerHarness.run(
+            configureWithOrigin: { configuration, origin in
+                configuration.watermark = WatermarkConfiguration(source: .url(origin.url("/missing.png")))
+            }, prepares: false
+        ) { (harness: ServerHarness) async throws in
             #expect(try await harness.get(harness.url("wm:1", "/geometry.png")).status.code == 404)
             #expect(try await harness.get(harness.url("", "/geometry.png")).status.code == 200)
             harness.origin.register(Self.mark, at: "/missing.png")

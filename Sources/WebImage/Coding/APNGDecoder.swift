@@ -8,6 +8,8 @@ import Foundation
 struct APNGDecoder {
     let chunks: PNGChunks
     let options: DecodingOptions
+    /// Whether libspng's chunk limits are lifted (``PNGCoder/isUnlimited``).
+    let unlimited: Bool
 
     /// One frame's control fields (`fcTL`) and its compressed data.
     private struct Frame {
@@ -35,7 +37,7 @@ struct APNGDecoder {
             else { throw WebImageError(.corruptData, "APNG frame \(index) lies outside the canvas") }
             // Each stand-alone PNG carries the file's colour chunks (iCCP, sRGB, gAMA, cHRM), so frames convert.
             let (pixels, _, profile) = try PNGCoder.decodeStill(
-                standalonePNG(for: frame), limits: options.limits, colorOptions: options)
+                standalonePNG(for: frame), limits: options.limits, colorOptions: options, unlimited: unlimited)
             keptProfile = keptProfile ?? profile
             let saved = frame.dispose == 2 ? canvas.snapshot() : nil
             pixels.bytes.withUnsafeBufferPointer {

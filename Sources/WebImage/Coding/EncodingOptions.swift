@@ -33,13 +33,22 @@ public struct EncodingOptions: Sendable, Hashable {
     /// Encode WebP losslessly after libwebp's near-lossless preprocessing, which gives up some precision for a
     /// smaller file; the quality is the preprocessing level (100 = none). Default: `false`. Wins over ``lossless``.
     public var nearLossless: Bool
+    /// libwebp's method for WebP, 0 (fastest) to 6 (smallest files), as libvips' and imgproxy's WebP effort
+    /// (`IMGPROXY_WEBP_EFFORT`). `nil` (the default) keeps libwebp's default, 4. Other formats ignore it.
+    public var webpEffort: Int?
+    /// libwebp's preset for WebP (imgproxy's `IMGPROXY_WEBP_PRESET`). Default ``WebPPreset/default``. Other formats
+    /// ignore it.
+    public var webpPreset: WebPPreset
 
     /// Creates options.
     public init(
         quality: Int = 80, lossless: Bool = false, firstFrameOnly: Bool = false, speed: Int? = nil,
         embedsColorProfile: Bool = false, embedsMetadata: Bool = false, keepsCopyright: Bool = false,
-        progressive: Bool = false, paletteColors: Int? = nil, nearLossless: Bool = false
+        progressive: Bool = false, paletteColors: Int? = nil, nearLossless: Bool = false, webpEffort: Int? = nil,
+        webpPreset: WebPPreset = .default
     ) {
+        self.webpEffort = webpEffort
+        self.webpPreset = webpPreset
         self.keepsCopyright = keepsCopyright
         self.progressive = progressive
         self.paletteColors = paletteColors

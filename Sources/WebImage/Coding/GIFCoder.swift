@@ -21,7 +21,9 @@ public struct GIFCoder: ImageCoding {
 
     public func info(of data: Data) throws(WebImageError) -> ImageInfo {
         try GIFFile.open(data) { file throws(WebImageError) in
-            ImageInfo(format: .gif, width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight))
+            ImageInfo(
+                format: .gif, width: Int(file.pointee.SWidth), height: Int(file.pointee.SHeight),
+                frameCount: data.withUnsafeBytes(GIFFrameCount.count))
         }
     }
 

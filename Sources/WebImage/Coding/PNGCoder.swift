@@ -8,8 +8,12 @@ import Foundation
 /// (see `APNGDecoder`) unless ``DecodingOptions/firstFrameOnly`` is set; animated images encode as APNG
 /// (`APNGEncoder`).
 public struct PNGCoder: ImageCoding {
-    /// Creates the coder.
-    public init() {}
+    /// Whether libspng's limits on chunks (64 MiB for one chunk, and for the chunks it keeps in all) are lifted, as
+    /// libvips' `unlimited` lifts its PNG loader's (imgproxy's `IMGPROXY_PNG_UNLIMITED`). Default `false`.
+    public let isUnlimited: Bool
+
+    /// Creates the coder; `unlimited` lifts libspng's chunk limits (``isUnlimited``).
+    public init(unlimited: Bool = false) { isUnlimited = unlimited }
 
     public func canDecode(_ format: ImageFormat) -> Bool { format == .png }
 
@@ -28,9 +32,10 @@ public struct PNGCoder: ImageCoding {
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
         let chunks = try PNGChunks(data)
         if !options.firstFrameOnly, chunks.animationControl() != nil {
-            return try APNGDecoder(chunks: chunks, options: options).decode()
+            return try APNGDecoder(chunks: chunks, options: options, unlimited: isUnlimited).decode()
         }
-        let (pixels, exif, profile) = try Self.decodeStill(data, limits: options.limits, colorOptions: options)
+        let (pixels, exif, profile) = try Self.decodeStill(
+            data, limits: options.limits, colorOptions: options, unlimited: isUnlimited)
         let orientation = options.appliesOrientation ? exif : .up
         return Image(
             frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .png,
@@ -133,22 +138,23 @@ public struct PNGCoder: ImageCoding {
     /// With `colorOptions`, an `iCCP` profile is converted to sRGB (or kept, as they say); an `sRGB` chunk wins
     /// over `iCCP`, and `iCCP` over `gAMA` and `cHRM`, which are converted as browsers do (``PNGGammaProfile``) when
     /// ``DecodingOptions/appliesPNGGamma`` is set (the default), and otherwise ignored as libpng ignores them.
+    /// `unlimited` lifts libspng's chunk limits.
     static func decodeStill(
-        _ data: Data, limits: DecodingLimits, colorOptions: DecodingOptions? = nil
+        _ data: Data, limits: DecodingLimits, colorOptions: DecodingOptions? = nil, unlimited: Bool = false
     ) throws(WebImageError) -> (PixelBuffer, ImageOrientation, Data?) {
         guard let context = spng_ctx_new(0) else { throw WebImageError(.corruptData, "libspng did not start") }
         defer { spng_ctx_free(context) }
         return try data.withImageBytes { bytes throws(WebImageError) in
-            try decode(bytes, context: context, limits: limits, colorOptions: colorOptions)
+            try decode(bytes, context: context, limits: limits, colorOptions: colorOptions, unlimited: unlimited)
         }
     }
 
     private static func decode(
         _ bytes: UnsafeRawBufferPointer, context: OpaquePointer, limits: DecodingLimits,
-        colorOptions: DecodingOptions?
+        colorOptions: DecodingOptions?, unlimited: Bool
     ) throws(WebImageError) -> (PixelBuffer, ImageOrientation, Data?) {
         try check(spng_set_png_buffer(context, bytes.baseAddress, bytes.count))
-        spng_set_chunk_limits(context, 64 << 20, 64 << 20)
+        if !unlimited { spng_set_chunk_limits(context, 64 << 20, 64 << 20) }
         var header = spng_ihdr()
         try check(spng_get_ihdr(context, &header))
         let (width, height) = (Int(header.width), Int(header.height))

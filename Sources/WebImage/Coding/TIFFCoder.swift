@@ -16,8 +16,13 @@ import Foundation
 ///
 /// Writes 8-bit RGB, or RGBA with unassociated alpha, Deflate-compressed with a predictor (`TIFFEncoder`).
 public struct TIFFCoder: ImageCoding {
-    /// Creates the coder.
-    public init() {}
+    /// Creates the coder; `unlimited` lifts libtiff's allocation limit (``isUnlimited``).
+    public init(unlimited: Bool = false) { isUnlimited = unlimited }
+
+    /// Whether libtiff may allocate blocks of any size (tag arrays, strips, tiles), as libvips' `unlimited` lifts its
+    /// TIFF loader's memory limit (imgproxy's `IMGPROXY_TIFF_UNLIMITED`); otherwise no single block is larger than
+    /// ``DecodingLimits/maxTotalBytes`` (at least 1 MiB). The frame limits are checked either way. Default `false`.
+    public let isUnlimited: Bool
 
     public func canDecode(_ format: ImageFormat) -> Bool { format == .tiff }
 
@@ -25,7 +30,7 @@ public struct TIFFCoder: ImageCoding {
 
     public func info(of data: Data) throws(WebImageError) -> ImageInfo {
         try data.withImageBytes { bytes throws(WebImageError) in
-            let file = try TIFFFile(bytes, limits: .default)
+            let file = try TIFFFile(bytes, limits: .default, unlimited: isUnlimited)
             return ImageInfo(
                 format: .tiff, width: file.width, height: file.height, frameCount: file.pageCount,
                 orientation: file.orientation, hasAlpha: file.alpha != .none)
@@ -34,7 +39,7 @@ public struct TIFFCoder: ImageCoding {
 
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
         try data.withImageBytes { bytes throws(WebImageError) in
-            let file = try TIFFFile(bytes, limits: options.limits)
+            let file = try TIFFFile(bytes, limits: options.limits, unlimited: isUnlimited)
             let (pixels, color) = try TIFFPixels.decode(file, limits: options.limits, options: options)
             guard !file.stream.readPastEnd else {
                 throw WebImageError(.truncatedData, "the TIFF file ends before its first page does")

@@ -26,11 +26,14 @@ final class TIFFFile {
     /// the layouts read here directly rather than through libtiff's RGBA conversion.
     let isChunky8Bit: Bool
 
-    /// Opens `bytes`; libtiff allocates no single block larger than `limits` allow for a whole frame.
-    init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws(WebImageError) {
+    /// Opens `bytes`; libtiff allocates no single block larger than `limits` allow for a whole frame, unless
+    /// `unlimited`.
+    init(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits, unlimited: Bool = false) throws(WebImageError) {
         let stream = TIFFStream(reading: bytes)
         self.stream = stream
-        guard let handle = stream.open(mode: "r", maxAllocation: max(limits.maxTotalBytes, 1 << 20)) else {
+        // libtiff's 0 is no limit.
+        let maxAllocation = unlimited ? 0 : max(limits.maxTotalBytes, 1 << 20)
+        guard let handle = stream.open(mode: "r", maxAllocation: maxAllocation) else {
             throw stream.error("not a readable TIFF file")
         }
         self.handle = handle

@@ -25,7 +25,8 @@ final class TIFFStream {
 
     private var count: Int { max(input.count, output.count) }
 
-    /// Opens a handle on this stream (`mode` "r" or "w"), allocating no single block larger than `maxAllocation`.
+    /// Opens a handle on this stream (`mode` "r" or "w"), allocating no single block larger than `maxAllocation`
+    /// (0: no limit).
     ///
     /// Once a handle is open, libtiff's messages about it come here; `silenceGlobalHandlers` keeps those it writes
     /// before a handle exists (or with none) off stderr too.

@@ -55,13 +55,12 @@ enum WebPAnimationDecoder {
 enum WebPAnimationEncoder {
     static func encode(_ image: Image, options: EncodingOptions) throws(WebImageError) -> Data {
         var encoderOptions = WebPAnimEncoderOptions()
-        var config = WebPConfig()
-        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0, WebPConfigInit(&config) != 0 else {
+        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else {
             throw WebImageError(.encodingFailed, "libwebp did not start")
         }
+        var config = try WebPPreset.configuration(options, quality: Float(min(max(options.quality, 0), 100)))
         encoderOptions.anim_params.loop_count = Int32(image.loopCount)
         config.lossless = options.lossless || options.nearLossless ? 1 : 0
-        config.quality = Float(min(max(options.quality, 0), 100))
         if options.nearLossless { config.near_lossless = Int32(min(max(options.quality, 0), 100)) }
         guard let encoder = WebPAnimEncoderNew(Int32(image.width), Int32(image.height), &encoderOptions) else {
             throw WebImageError(.encodingFailed, "cannot start the WebP animation encoder")

@@ -63,31 +63,23 @@ public struct WebPCoder: ImageCoding {
             return try WebPAnimationEncoder.encode(image, options: options)
         }
         let pixels = image.pixels
-        if options.nearLossless { return try Self.encodeNearLossless(pixels, level: options.quality) }
-        var output: UnsafeMutablePointer<UInt8>?
-        let size = pixels.bytes.withUnsafeBufferPointer { source in
-            options.lossless
-                ? WebPEncodeLosslessRGBA(
-                    source.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bytesPerRow), &output)
-                : WebPEncodeRGBA(
-                    source.baseAddress, Int32(pixels.width), Int32(pixels.height), Int32(pixels.bytesPerRow),
-                    Float(min(max(options.quality, 0), 100)), &output)
-        }
-        defer { WebPFree(output) }
-        guard size > 0, let output else { throw WebImageError(.encodingFailed, "WebP encoding failed") }
-        return Data(bytes: output, count: size)
+        // As libwebp's simple API encodes: lossy from YUV at the quality, lossless from ARGB at its quality 70, and
+        // near-lossless (lossless after preprocessing at the quality as its level) at the default 75.
+        let lossless = options.lossless || options.nearLossless
+        let lossy = Float(min(max(options.quality, 0), 100))
+        let quality: Float = options.nearLossless ? 75 : options.lossless ? 70 : lossy
+        var config = try WebPPreset.configuration(options, quality: quality)
+        config.lossless = lossless ? 1 : 0
+        if options.nearLossless { config.near_lossless = Int32(min(max(options.quality, 0), 100)) }
+        return try Self.encode(pixels, config: config, argb: lossless)
     }
 
-    /// `pixels` as a lossless WebP after libwebp's near-lossless preprocessing at `level` (0 to 100, 100 = none).
-    private static func encodeNearLossless(_ pixels: PixelBuffer, level: Int) throws(WebImageError) -> Data {
-        var config = WebPConfig()
+    /// `pixels` encoded with `config`, imported as ARGB (lossless) or YUV.
+    private static func encode(_ pixels: PixelBuffer, config: WebPConfig, argb: Bool) throws(WebImageError) -> Data {
+        var config = config
         var picture = WebPPicture()
-        guard WebPConfigInit(&config) != 0, WebPPictureInit(&picture) != 0 else {
-            throw WebImageError(.encodingFailed, "libwebp did not start")
-        }
-        config.lossless = 1
-        config.near_lossless = Int32(min(max(level, 0), 100))
-        picture.use_argb = 1
+        guard WebPPictureInit(&picture) != 0 else { throw WebImageError(.encodingFailed, "libwebp did not start") }
+        picture.use_argb = argb ? 1 : 0
         picture.width = Int32(pixels.width)
         picture.height = Int32(pixels.height)
         defer { WebPPictureFree(&picture) }

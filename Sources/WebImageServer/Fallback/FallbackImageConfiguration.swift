@@ -1,14 +1,16 @@
-/// The image answered when a source cannot be loaded or decoded (imgproxy's `IMGPROXY_FALLBACK_IMAGE_DATA`,
-/// `_PATH`, `_URL`, `_HTTP_CODE` and `_TTL`), processed with the request's options.
+/// The image answered when a source cannot be downloaded or is not an image the server reads (imgproxy's
+/// `IMGPROXY_FALLBACK_IMAGE_DATA`, `_PATH`, `_URL`, `_HTTP_CODE` and `_TTL`), processed with the request's options.
+/// A source that fails to decode or is over a limit answers its error, as in imgproxy.
 public struct FallbackImageConfiguration: Sendable, Hashable {
     /// Where the image comes from: bytes, a file (both read when the server is built) or an http(s) URL (fetched as a
-    /// source when first needed, under the source limits and address rules).
+    /// source by ``ImageServer/prepare()``, under the source limits and address rules).
     public var source: WatermarkSource
     /// The status of a fallback response; 0 answers the failure's own status (404, 422, 502…). Default 200, as
     /// imgproxy's.
     public var statusCode = 200
-    /// `Cache-Control: max-age` of a fallback response in seconds, when shorter than the TTL; 0 (the default) keeps
-    /// the TTL.
+    /// `Cache-Control: max-age` of a fallback response in seconds, as imgproxy's `IMGPROXY_FALLBACK_IMAGE_TTL` (longer
+    /// than the TTL too; `expires` shortens it). 0 (the default): no `Cache-Control` on an error status, the TTL on
+    /// another.
     public var ttl = 0
 
     /// A fallback image read from `source`.

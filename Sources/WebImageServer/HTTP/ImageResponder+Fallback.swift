@@ -3,13 +3,16 @@ import Hummingbird
 import WebImage
 
 extension ImageResponder {
-    /// imgproxy's fallback image: the source of a request could not be loaded or decoded (`failure`), so the
-    /// server's fallback image is processed with the request's options and answered with the fallback status (200
-    /// by default, or the failure's own), `Cache-Control` shortened to the fallback TTL when it has one. The
-    /// response is not cached and carries no `ETag`, so that the result, once its source can be read, is not taken
-    /// for it.
+    /// imgproxy's fallback image: the source of a request could not be downloaded, or its bytes are not an image of
+    /// a format the server reads (`failure`; imgproxy's download errors, its type detection included, and never a
+    /// source that fails to decode or is over a limit), so the server's fallback image is processed with the
+    /// request's options and answered with the fallback status (200 by default, or the failure's own) and
+    /// `Cache-Control` as imgproxy's response writer sets it
+    /// (``FallbackImage/cacheControl(status:expires:now:ttl:result:)``).
+    /// The response is not cached and carries no `ETag` (imgproxy's default, `IMGPROXY_USE_ETAG` off), so that the
+    /// result, once its source can be read, is never taken for it.
     func answerFallback(
-        _ fallback: FallbackImage, failure: ImageServerError, parsed: ImageURLRequest, format: ImageFormat?,
+        _ fallback: FallbackImage, failure: ImageServerError, parsed: ImageURLRequest, format: FormatRequest,
         request: Request, headers: HTTPFields, now: Int, into outcome: inout Outcome
     ) async throws(ImageServerError) {
         if let kind = failure.originFailure { metrics.originError(kind: kind) }
@@ -22,15 +25,15 @@ extension ImageResponder {
             try await process(data, options: options, format: format, reserved: false)
         }
         var headers = headers
-        let ttl = fallback.configuration.ttl
-        if ttl > 0 {
-            headers[.cacheControl] = "max-age=\(min(ttl, maxAge(expires: options.expires, now: now))), public"
-        }
+        headers[.eTag] = nil
+        let code = fallback.status(for: failure)
+        headers[.cacheControl] = fallback.cacheControl(
+            status: code, expires: options.expires, now: now, ttl: configuration.ttl, result: headers[.cacheControl])
         headers[.contentType] = result.format.mimeType
         headers[.contentDisposition] = disposition(parsed, format: result.format)
         headers[.contentLength] = String(result.data.count)
         if configuration.http.sendsDebugHeaders { result.debugFacts?.apply(to: &headers) }
-        let status = HTTPResponse.Status(code: fallback.status(for: failure))
+        let status = HTTPResponse.Status(code: code)
         outcome.cache = .none
         outcome.bytes = result.data.count
         outcome.response = Response(

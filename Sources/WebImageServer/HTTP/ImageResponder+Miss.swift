@@ -16,7 +16,7 @@ extension ImageResponder {
     /// result, the origin is asked with them; its 304 is the answer, its 200 is processed (the bytes are not fetched
     /// again). Without such validators, the result is taken or made as any miss.
     func answerMiss(
-        key: ResultKey, url: URL, options: ProcessingOptions, format: ImageFormat?, request: Request
+        key: ResultKey, url: URL, options: ProcessingOptions, format: FormatRequest, request: Request
     ) async throws(ImageServerError) -> MissAnswer {
         let conditions = validators.originConditions(
             ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: request.headers[.ifModifiedSince])

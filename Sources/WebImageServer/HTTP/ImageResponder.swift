@@ -70,7 +70,7 @@ struct ImageResponder: Sendable {
             try await answerRaw(url: url, parsed: parsed, request: request, headers: headers, into: &outcome)
             return
         }
-        let format = resultFormat(options, negotiation)
+        let format = FormatRequest(options: options, negotiation: negotiation, configuration: configuration)
         let key = ResultKey(options: options, source: parsed.source, format: format)
         if negotiates { headers[.vary] = "Accept" }
 
@@ -164,7 +164,7 @@ struct ImageResponder: Sendable {
     /// Fetches the source (unless it is `prefetched`) and the watermark, when the options ask for it, and processes
     /// them in a processing slot, recording each stage.
     func make(
-        url: URL, options: ProcessingOptions, format: ImageFormat?, prefetched: SourceFetcher.Source? = nil
+        url: URL, options: ProcessingOptions, format: FormatRequest, prefetched: SourceFetcher.Source? = nil
     ) async throws(ImageServerError) -> ProcessedImage {
         try gate.reserve()
         let source: SourceFetcher.Source
@@ -189,7 +189,7 @@ struct ImageResponder: Sendable {
     /// Processes `data` in a processing slot (already held when `reserved`), with the watermark when the options ask
     /// for one, recording each stage.
     func process(
-        _ data: Data, options: ProcessingOptions, format: ImageFormat?, reserved: Bool
+        _ data: Data, options: ProcessingOptions, format: FormatRequest, reserved: Bool
     ) async throws(ImageServerError) -> ProcessedImage {
         var watermark: WatermarkImage?
         if options.watermark.isEnabled, let watermarks {
@@ -202,7 +202,7 @@ struct ImageResponder: Sendable {
         let tracing = tracing
         let result = try await tracing.stage("processing") { _ throws(ImageServerError) in
             let result = try await gate.run(reserved: reserved) { [processor, watermark] () throws(ImageServerError) in
-                try processor.process(data, options: options, format: format, watermark: watermark)
+                try processor.process(data, options: options, request: format, watermark: watermark)
             }
             tracing.report(result.stages)
             return result
@@ -215,21 +215,6 @@ struct ImageResponder: Sendable {
     func sourceSizeLimit(_ options: ProcessingOptions) -> Int? {
         guard options.security.maxSourceFileSize != nil else { return nil }
         return options.security.applied(to: configuration.limits).maxSourceFileSize
-    }
-
-    /// The result's format, as imgproxy decides it before processing: JPEG XL, then AVIF, then WebP, when the client
-    /// accepts it and the server enforces it; else the URL's format; else the one `Accept` chooses: JPEG XL (with
-    /// `autoJXL` or `enforcesJXL`), then AVIF (with `autoAVIF` or `enforcesAVIF`), then WebP (with `autoWebP` or
-    /// `enforcesWebP`).
-    private func resultFormat(_ options: ProcessingOptions, _ negotiation: Negotiation) -> ImageFormat? {
-        if configuration.enforcesJXL && negotiation.acceptsJXL { return .jxl }
-        if configuration.enforcesAVIF && negotiation.acceptsAVIF { return .avif }
-        if configuration.enforcesWebP && negotiation.acceptsWebP { return .webp }
-        if let format = options.format { return format }
-        if (configuration.autoJXL || configuration.enforcesJXL) && negotiation.acceptsJXL { return .jxl }
-        if (configuration.autoAVIF || configuration.enforcesAVIF) && negotiation.acceptsAVIF { return .avif }
-        if (configuration.autoWebP || configuration.enforcesWebP) && negotiation.acceptsWebP { return .webp }
-        return nil
     }
 
     /// The TTL, shortened so the response does not outlive `expires`.

@@ -36,8 +36,10 @@ enum OptionTable {
             write: { o in
                 let w = o.watermark
                 guard w != WatermarkOption() else { return nil }
-                let numbers = [w.opacity, w.x, w.y, w.scale].map(ProcessingOptions.number)
-                return "watermark:\(numbers[0]):\(w.position):\(numbers[1]):\(numbers[2]):\(numbers[3])"
+                let numbers = [w.opacity, w.x, w.y].map(ProcessingOptions.number)
+                // A scale of 0 (the watermark's own size) is left out: a URL cannot write it, as in imgproxy.
+                let scale = w.scale > 0 ? ":" + ProcessingOptions.number(w.scale) : ""
+                return "watermark:\(numbers[0]):\(w.position):\(numbers[1]):\(numbers[2])\(scale)"
             }),
         .integer(["quality", "q"], \.quality, sample: "90", parse: OptionArguments.quality),
         OptionEntry(

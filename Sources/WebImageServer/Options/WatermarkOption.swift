@@ -48,12 +48,12 @@ public struct WatermarkOption: Sendable, Hashable {
     public var position = Position.center
     /// The horizontal offset from the edge the position names: pixels (scaled by the DPR) when its magnitude is at
     /// least 1, a fraction of the result's width below that; with ``Position/replicate``, the horizontal spacing
-    /// between the tiles.
+    /// between the tiles (a negative spacing cuts each tile to a cell that much narrower, as imgproxy's padding).
     public var x = 0.0
     /// The vertical offset, as ``x``.
     public var y = 0.0
     /// The watermark's size relative to the result's: it is fitted (larger or smaller) into `scale` × the result's
-    /// width and height; 0 (the default) keeps its size.
+    /// width and height; 0 (the default, which a URL cannot set) keeps its size.
     public var scale = 0.0
 
     /// No watermark.
@@ -66,7 +66,9 @@ public struct WatermarkOption: Sendable, Hashable {
 extension OptionsParser {
     /// `opacity[:position[:x_offset[:y_offset[:scale]]]]` (imgproxy's `applyWatermarkOption`): the opacity is
     /// required, an empty or missing later argument keeps its value. As imgproxy, up to seven arguments are taken;
-    /// the last two (imgproxy Pro's) change nothing.
+    /// the last two (imgproxy Pro's) change nothing. The offsets are any numbers (negative `re` spacings included);
+    /// a scale must be more than 0, as imgproxy's `parsePositiveNonZeroFloat` takes it (leave it out to keep the
+    /// watermark's size).
     static func watermark(_ args: [String], current: WatermarkOption) throws(ImageServerError) -> WatermarkOption {
         try OptionArguments.ensureMax("watermark", args, 7)
         var watermark = current
@@ -84,7 +86,7 @@ extension OptionsParser {
         if args.count > 2, !args[2].isEmpty { watermark.x = try OptionArguments.float("watermark x offset", args[2]) }
         if args.count > 3, !args[3].isEmpty { watermark.y = try OptionArguments.float("watermark y offset", args[3]) }
         if args.count > 4, !args[4].isEmpty {
-            watermark.scale = try OptionArguments.nonNegativeFloat("watermark scale", args[4])
+            watermark.scale = try OptionArguments.positiveFloat("watermark scale", args[4])
         }
         return watermark
     }

@@ -2,8 +2,8 @@ import WebImage
 
 /// How the server encodes results, whatever the URL asks: the default qualities and each encoder's settings
 /// (imgproxy's `IMGPROXY_QUALITY`, `IMGPROXY_FORMAT_QUALITY`, `IMGPROXY_JPEG_PROGRESSIVE`, `IMGPROXY_PNG_INTERLACED`,
-/// `IMGPROXY_PNG_QUANTIZE`, `IMGPROXY_PNG_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_COMPRESSION`, `IMGPROXY_AVIF_SPEED`,
-/// `IMGPROXY_JXL_EFFORT`).
+/// `IMGPROXY_PNG_QUANTIZE`, `IMGPROXY_PNG_QUANTIZATION_COLORS`, `IMGPROXY_WEBP_COMPRESSION`, `IMGPROXY_WEBP_EFFORT`,
+/// `IMGPROXY_WEBP_PRESET`, `IMGPROXY_AVIF_SPEED`, `IMGPROXY_JXL_EFFORT`), with imgproxy's defaults.
 public struct EncoderSettings: Sendable, Hashable {
     /// The quality when neither the URL nor ``formatQuality`` sets one. Default 80, as imgproxy's.
     public var quality = 80
@@ -19,12 +19,18 @@ public struct EncoderSettings: Sendable, Hashable {
     public var pngQuantizationColors = 256
     /// How WebP compresses. Default lossy.
     public var webpCompression = WebPCompression.lossy
-    /// The AVIF encoder's speed, 0 (slowest, smallest) to 9 (imgproxy's range); `nil` uses the library's measured
-    /// default.
-    public var avifSpeed: Int?
-    /// libjxl's effort, 1 (fastest) to 9 (smallest files), imgproxy's range; `nil` uses the library's measured default
-    /// (`JXLCoder.defaultSpeed`, effort 3; imgproxy's default is 4).
-    public var jxlEffort: Int?
+    /// libwebp's method, 1 (fastest) to 6 (smallest files), imgproxy's range and libvips' WebP effort. Default 4, as
+    /// imgproxy's (and libwebp's).
+    public var webpEffort = 4
+    /// libwebp's preset. Default ``WebPPreset/default``, as imgproxy's.
+    public var webpPreset = WebPPreset.default
+    /// The AVIF encoder's speed, 0 (slowest, smallest) to 9 (imgproxy's range). Default 8, as imgproxy's. imgproxy
+    /// hands libvips the effort `9 - speed`, which libvips hands libheif as the speed `9 - effort`, and libheif's
+    /// libaom encoder takes it as libaom's `cpu-used`: the same number libavif's speed sets, so it is passed as is.
+    public var avifSpeed = 8
+    /// libjxl's effort, 1 (fastest) to 9 (smallest files), imgproxy's range. Default 4, as imgproxy's (the library's
+    /// own default, without this server, is effort 3: `JXLCoder.defaultSpeed`).
+    public var jxlEffort = 4
 
     /// imgproxy's defaults.
     public init() {}
@@ -49,8 +55,10 @@ public struct EncoderSettings: Sendable, Hashable {
         case .webp:
             options.lossless = webpCompression == .lossless
             options.nearLossless = webpCompression == .nearLossless
+            options.webpEffort = webpEffort
+            options.webpPreset = webpPreset
         case .avif: options.speed = avifSpeed
-        case .jxl: options.speed = jxlEffort.map(Self.jxlSpeed(effort:))
+        case .jxl: options.speed = Self.jxlSpeed(effort: jxlEffort)
         default: break
         }
         return options
@@ -71,12 +79,9 @@ public struct EncoderSettings: Sendable, Hashable {
         }
         try ImageServerConfigurationError.check(
             pngQuantizationColors, in: 2...256, "png-quantization-colors", "must be between 2 and 256")
-        if let avifSpeed {
-            try ImageServerConfigurationError.check(avifSpeed, in: 0...9, "avif-speed", "must be between 0 and 9")
-        }
-        if let jxlEffort {
-            try ImageServerConfigurationError.check(jxlEffort, in: 1...9, "jxl-effort", "must be between 1 and 9")
-        }
+        try ImageServerConfigurationError.check(webpEffort, in: 1...6, "webp-effort", "must be between 1 and 6")
+        try ImageServerConfigurationError.check(avifSpeed, in: 0...9, "avif-speed", "must be between 0 and 9")
+        try ImageServerConfigurationError.check(jxlEffort, in: 1...9, "jxl-effort", "must be between 1 and 9")
     }
 }
 

@@ -53,12 +53,22 @@ struct ImageProcessor: Sendable {
     /// sanitised as ``SVGAnswer`` sanitises it. An SVG source is otherwise answered as ``SVGAnswer`` says: as SVG
     /// unless the URL's own format (`options.format`, not `Accept`'s) asks for another.
     func process(
-        _ data: Data, options: ProcessingOptions, format requested: ImageFormat?, watermark: WatermarkImage? = nil
+        _ data: Data, options: ProcessingOptions, format: ImageFormat?, watermark: WatermarkImage? = nil
+    ) throws(ImageServerError) -> ProcessedImage {
+        try process(data, options: options, request: FormatRequest(format), watermark: watermark)
+    }
+
+    /// As ``process(_:options:format:watermark:)``, in the format `request` gives for the source: the one for an
+    /// animated source when the source has more than one frame and more than one may be kept, as imgproxy's
+    /// `determineOutputFormat` decides it.
+    func process(
+        _ data: Data, options: ProcessingOptions, request: FormatRequest, watermark: WatermarkImage? = nil
     ) throws(ImageServerError) -> ProcessedImage {
         let limits = options.security.applied(to: self.limits)
         var info: ImageInfo
         do { info = try coders.info(of: data) } catch { throw Self.unprocessable(error) }
         let sourceSize = PixelSize(width: info.width, height: info.height)
+        let requested = request.format(animated: limits.maxAnimationFrames > 1 && info.frameCount > 1)
         if options.skipProcessingFormats.contains(info.format), options.format == nil || options.format == info.format {
             if info.format == .svg { return try svg.answer(data, info: info).from(sourceSize, bytes: data.count) }
             try LoadPlan.checkResolution(width: info.width, height: info.height, frames: 1, limits: limits)
@@ -117,16 +127,17 @@ struct ImageProcessor: Sendable {
         do { return try body() } catch { throw unprocessable(error) }
     }
 
-    /// The 422 of a source the library cannot read, marked as the source's fault (``ImageServerError/isSourceFailure``).
+    /// The 422 of a source the library cannot read; bytes of no format it reads are marked as the source's fault
+    /// (``ImageServerError/isUnreadableSource``), as imgproxy's type detection fails them.
     static func unprocessable(_ error: WebImageError) -> ImageServerError {
-        var failure: ImageServerError
         switch error.code {
-        case .tooLarge: failure = ImageServerError(status: 422, "source image is too large")
-        case .unsupportedFormat: failure = ImageServerError(status: 422, "source image format is not supported")
-        default: failure = ImageServerError(status: 422, "source image cannot be processed")
+        case .tooLarge: return ImageServerError(status: 422, "source image is too large")
+        case .unsupportedFormat:
+            var failure = ImageServerError(status: 422, "source image format is not supported")
+            failure.isUnreadableSource = true
+            return failure
+        default: return ImageServerError(status: 422, "source image cannot be processed")
         }
-        failure.isUnreadableSource = true
-        return failure
     }
 }
 

@@ -3,7 +3,8 @@ import Foundation
 import WebImage
 
 /// The typed identity of one result: the SHA-256 of every option that changes it (from the option table, through
-/// ``ProcessingOptions/cacheIdentity``), its source and its format.
+/// ``ProcessingOptions/cacheIdentity``), its source and its format as the request decides it (``FormatRequest``:
+/// one format, or one for a still and one for an animated source).
 ///
 /// Equal and hashed by the digest alone, so the memory tier and the run merger compare 32 bytes, never the texts.
 /// The texts stay for what names a result outside this node: the shared tier
@@ -18,8 +19,8 @@ struct ResultKey: Sendable, Hashable {
     /// The digest in hexadecimal: the name of the result in the disk tier.
     let hex: String
 
-    init(options: ProcessingOptions, source: String, format: ImageFormat?) {
-        identity = [options.cacheIdentity, source, format?.name ?? "auto"].joined(separator: "|")
+    init(options: ProcessingOptions, source: String, format: FormatRequest) {
+        identity = [options.cacheIdentity, source, format.identity].joined(separator: "|")
         self.source = source
         let digest = Array(SHA256.hash(data: Data(identity.utf8)))
         hex = Hex.string(digest)

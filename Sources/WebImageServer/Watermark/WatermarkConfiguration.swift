@@ -26,8 +26,9 @@ public struct WatermarkConfiguration: Sendable, Hashable {
 }
 
 /// Where the watermark image comes from: its bytes, a file, or a URL. The bytes and the file are decoded when the
-/// ``ImageServer`` is built (a startup error when they are not an image); a URL is fetched at the first request that
-/// asks for a watermark, through the server's source loader with its limits and address rules, and kept.
+/// ``ImageServer`` is built (a startup error when they are not an image); a URL is fetched by
+/// ``ImageServer/prepare()`` at start, as imgproxy fetches it (else at the first request that asks for a watermark),
+/// through the server's source loader with its limits and address rules, and kept.
 public struct WatermarkSource: Sendable, Hashable, CustomStringConvertible {
     enum Kind: Sendable, Hashable {
         case data(Data)

@@ -13,9 +13,10 @@ struct WatermarkImage: Sendable {
 /// Loads the server's watermark image once and keeps it decoded (imgproxy's static watermark provider).
 ///
 /// Bytes and files are decoded when the provider is made, so a bad image is a startup error, as in imgproxy. A URL
-/// is fetched at the first request that asks for a watermark, through the server's ``SourceFetcher`` (its size
-/// limit, timeout and address rules, and its cache of originals); concurrent requests share that one load (the
-/// package's ``WorkMerger``), and a failed load is tried again by the next request.
+/// is fetched by ``ImageServer/prepare()`` at start (else at the first request that asks for a watermark), through
+/// the server's ``SourceFetcher`` (its size limit, timeout and address rules, and its cache of originals);
+/// concurrent requests share that one load (the package's ``WorkMerger``), and a failed load is tried again by the
+/// next request.
 actor WatermarkProvider {
     /// The image once decoded, or the URL it is still to be fetched from.
     private enum State {

@@ -45,10 +45,11 @@ struct ServerHarness {
     }
 
     /// As ``run(configure:_:)``, with the started origin at hand to configure the server (a setting that names one of
-    /// its URLs).
+    /// its URLs); the server fetches its images given as URLs first (``ImageServer/prepare()``), as `webimage serve`
+    /// does, unless `prepares` is off.
     static func run(
         configureWithOrigin configure: (inout ImageServerConfiguration, TestImageServer) -> Void,
-        _ body: @Sendable (ServerHarness) async throws -> Void
+        prepares: Bool = true, _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         let origin = TestImageServer()
         try await origin.start()
@@ -60,6 +61,13 @@ struct ServerHarness {
         configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)
         configure(&configuration, origin)
         let server = try ImageServer(configuration: configuration)
+        if prepares {
+            do { try await server.prepare() } catch {
+                await server.shutdown()
+                try await origin.shutdown()
+                throw error
+            }
+        }
         let app = server.makeApplication(host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImage
+import WebImageTesting
 
 /// GIF and APNG output: every frame, its duration and the loop count survive encode then decode, for every
 /// animated source the corpus has.
@@ -65,5 +66,21 @@ import WebImage
         // The default image is the first frame, so viewers without APNG support show it.
         let first = try coders.decode(data, options: DecodingOptions(firstFrameOnly: true))
         #expect(first.frames.count == 1 && first.pixels == source.pixels)
+    }
+
+    /// A GIF's frame count comes from its blocks, before any decode: a real animated GIF, a still, one of ours, and
+    /// one cut inside its third frame (the two complete ones).
+    @Test func aGIFsInfoCountsItsFrames() throws {
+        let animated = try Fixtures.data("corpus/images/gen_anim.gif")
+        #expect(try ImageCoders.default.info(of: animated).frameCount == 8)
+        #expect(try ImageCoders.default.info(of: try Fixtures.data("corpus/images/gen_still.gif")).frameCount == 1)
+        let frames = (0..<3).map { index in
+            let red = RGBA(red: UInt8(index * 90), green: 0, blue: 0)
+            return ImageFrame(pixels: PixelBuffer(width: 8, height: 8, filledWith: red))
+        }
+        let ours = try ImageCoders.default.encode(Image(frames: frames), as: .gif, options: .default)
+        #expect(try ImageCoders.default.info(of: ours).frameCount == 3)
+        #expect(try ImageCoders.default.info(of: ours.prefix(ours.count - 4)).frameCount == 2)
+        #expect(try ImageCoders.default.decode(ours.prefix(ours.count - 4), options: .default).frames.count == 2)
     }
 }

@@ -74,6 +74,33 @@ import Testing
         #expect(near.range(of: Data("VP8L".utf8)) != nil, "a lossless bitstream")
     }
 
+    /// libwebp's method (``EncodingOptions/webpEffort``) and preset (``EncodingOptions/webpPreset``) reach the
+    /// encoder, for stills and animations: other settings, other files; the defaults, libwebp's (method 4).
+    @Test func webpEffortAndPresetReachLibwebp() throws {
+        let noisy = Self.noise(seed: 7)
+        let standard = try Self.encode(.webp, EncodingOptions(quality: 70), pixels: noisy)
+        #expect(try Self.encode(.webp, EncodingOptions(quality: 70, webpEffort: 4), pixels: noisy) == standard)
+        #expect(try Self.encode(.webp, EncodingOptions(quality: 70, webpEffort: 0), pixels: noisy) != standard)
+        #expect(try Self.encode(.webp, EncodingOptions(quality: 70, webpPreset: .text), pixels: noisy) != standard)
+        let animation = Image(frames: [ImageFrame(pixels: noisy), ImageFrame(pixels: Self.noise(seed: 9))])
+        let animated = try ImageCoders.default.encode(animation, as: .webp, options: EncodingOptions(quality: 70))
+        let fast = try ImageCoders.default.encode(
+            animation, as: .webp, options: EncodingOptions(quality: 70, webpEffort: 0))
+        #expect(animated != fast)
+        #expect(WebPPreset(named: "PHOTO") == .photo && WebPPreset(named: "film") == nil)
+    }
+
+    /// 96x64 opaque pixels of a linear congruential generator's noise.
+    static func noise(seed: UInt32) -> PixelBuffer {
+        PixelBuffer(width: 96, height: 64) { buffer in
+            var state = seed
+            for index in 0..<buffer.count {
+                state = state &* 1_103_515_245 &+ 12345
+                buffer[index] = index % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 16)
+            }
+        }
+    }
+
     /// A TIFF EXIF block with `Make`, `Artist` and `Copyright` in its first IFD, big-endian. Computed, not a stored
     /// `static let`: a global `Data` keeps its storage behind a tagged pointer LeakSanitizer cannot follow, so
     /// `make test-asan` reported it as leaked at exit.

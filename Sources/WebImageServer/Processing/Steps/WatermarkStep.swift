@@ -13,7 +13,7 @@ struct WatermarkStep: ProcessingStep {
         let option = context.options.watermark
         guard option.isEnabled, let watermark = context.watermark else { return }
         let frame = context.image.size
-        let layer = try Self.layer(watermark.pixels, option: option, frame: frame, limits: context.limits)
+        var layer = try Self.layer(watermark.pixels, option: option, frame: frame, limits: context.limits)
         let dpr = context.geometry.dprScale
         let columns: [Int]
         let rows: [Int]
@@ -23,8 +23,10 @@ struct WatermarkStep: ProcessingStep {
                 outer: frame, inner: layer.size, gravity: gravity, dpr: dpr, allowsOverflow: true)
             (columns, rows) = ([x], [y])
         } else {
-            columns = Self.tiles(layer.width, spacing: Self.spacing(option.x, frame.width, dpr), over: frame.width)
-            rows = Self.tiles(layer.height, spacing: Self.spacing(option.y, frame.height, dpr), over: frame.height)
+            let spacing = (x: Self.spacing(option.x, frame.width, dpr), y: Self.spacing(option.y, frame.height, dpr))
+            layer = try Self.cell(layer, spacing: spacing)
+            columns = Self.tiles(layer.width, spacing: max(spacing.x, 0), over: frame.width)
+            rows = Self.tiles(layer.height, spacing: max(spacing.y, 0), over: frame.height)
         }
         let opacity = option.opacity * watermark.opacity
         try context.transformFrames { pixels throws(WebImageError) in
@@ -49,10 +51,24 @@ struct WatermarkStep: ProcessingStep {
     }
 
     /// The space between tiles along a side of `length` pixels: imgproxy's offset rule (pixels scaled by the DPR
-    /// when at least 1, a fraction of the side below that), never negative.
+    /// when at least 1, a fraction of the side below that); negative when the option's offset is.
     static func spacing(_ offset: Double, _ length: Int, _ dpr: Double) -> Int {
         let space = abs(offset) >= 1 ? PixelMath.roundToEven(offset * dpr) : PixelMath.scaleToEven(length, offset)
-        return min(max(space, 0), OptionArguments.maxInteger)
+        return min(max(space, -OptionArguments.maxInteger), OptionArguments.maxInteger)
+    }
+
+    /// The tile of a negative `spacing`: imgproxy pads the watermark by the spacing (half before it, rounded toward
+    /// 0, the rest after) with libvips' `embed`, which cuts a negative padding off; 422 when nothing is left (libvips
+    /// fails there).
+    static func cell(_ layer: PixelBuffer, spacing: (x: Int, y: Int)) throws(ImageServerError) -> PixelBuffer {
+        let cut = (x: min(spacing.x, 0), y: min(spacing.y, 0))
+        guard cut != (0, 0) else { return layer }
+        let width = layer.width + cut.x
+        let height = layer.height + cut.y
+        guard width > 0, height > 0 else {
+            throw ImageServerError(status: 422, "the watermark spacing leaves nothing of the watermark")
+        }
+        return layer.cropped(to: PixelRect(x: -(cut.x / 2), y: -(cut.y / 2), width: width, height: height))
     }
 
     /// Where the tiles of libvips's centred `replicate` start along a side of `length` pixels: cells of `tile` plus

@@ -79,7 +79,8 @@ struct ResultValidatorsTests {
         let bare = try #require(await store.local(key)).0
         #expect(bare.etag == nil && bare.lastModified == nil && bare.origin == ImageValidators())
 
-        let made = ResultKey(options: ProcessingOptions(), source: "http://a.example/c.png", format: FormatRequest(.png))
+        let made = ResultKey(
+            options: ProcessingOptions(), source: "http://a.example/c.png", format: FormatRequest(.png))
         let origin = ImageValidators(etag: "\"m\"", lastModified: Self.date)
         _ = try await store.result(for: made) { () async throws(ImageServerError) in
             ProcessedImage(data: png, format: .png, size: PixelSize(width: 200, height: 100), source: origin)

@@ -83,7 +83,9 @@ struct ServerResponseTests {
     }
 
     @Test func animationsStayAnimatedUpToTheFrameLimit() async throws {
-        try await ServerHarness.run(configure: { $0.limits.maxAnimationFrames = 3; $0.autoWebP = true }) { harness in
+        try await ServerHarness.run(configure: {
+            $0.limits.maxAnimationFrames = 3; $0.autoWebP = true
+        }) { harness in
             let negotiated = try await harness.get(harness.url("w:20", "/anim.webp"), headers: [.accept: "image/webp"])
             #expect(negotiated.headers[.contentType] == "image/webp")
             let webp = try ServerHarness.image(negotiated)

@@ -96,7 +96,7 @@ struct HTTPSurfaceTests {
 
     /// imgproxy sets `Vary` on images and 304s only: never on an error.
     @Test func varyIsOnImagesAnd304sNotOnErrors() async throws {
-        try await ServerHarness.run { harness in
+        try await ServerHarness.run(configure: { $0.autoWebP = true }) { harness in
             let image = try await harness.get(harness.url("w:10", "/geometry.png"))
             #expect(image.headers[.vary] == "Accept")
             let etag = try #require(image.headers[.eTag])

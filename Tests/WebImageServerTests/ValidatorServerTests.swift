@@ -42,7 +42,10 @@ struct ValidatorServerTests {
     /// A result in memory or on disk answers `If-None-Match` and `If-Modified-Since` with the origin stopped.
     @Test(arguments: [64 * 1024 * 1024, 0])
     func aCachedResultAnswers304WithTheOriginStopped(memoryBytes: Int) async throws {
-        try await ServerHarness.run(configure: { $0.resultMemoryCacheSize = memoryBytes }) { harness in
+        try await ServerHarness.run(configure: {
+            $0.resultMemoryCacheSize = memoryBytes
+            $0.autoWebP = true
+        }) { harness in
             harness.origin.register(try Self.png(10), at: "/c.png", etag: "\"c1\"")
             let url = harness.url("w:10", "/c.png")
             let first = try await harness.get(url)

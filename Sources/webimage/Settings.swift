@@ -109,7 +109,7 @@ enum Settings {
     static let presetsSeparator = "IMGPROXY_PRESETS_SEPARATOR"
 
     /// Every setting, for the check at start and the list of the variables read.
-    static let all: [any SettingVariables] = listed + formats + parity + info + svg + telemetry
+    static let all: [any SettingVariables] = listed + formats + parity + info + svg + telemetry + pixels
 
     /// The settings of this file.
     private static let listed: [any SettingVariables] = [

@@ -2,8 +2,8 @@ import WebImage
 
 /// What is decided from the header before any pixel is decoded: the resolution check, the result format when it is
 /// already known, whether the image animates, the geometry planned from the header's size, and how the source is
-/// decoded, with imgproxy's scale on load (``shrink(_:format:rotate:)``) and colour space in (whether the pixels
-/// keep the source's ICC profile).
+/// decoded, with imgproxy's scale on load (``shrink(_:format:rotate:)``) and colour space in (RGB pixels keep
+/// the source's ICC profile).
 struct LoadPlan: Sendable {
     /// The result format when the header decides it; `nil` until the image is decoded.
     let format: ImageFormat?
@@ -28,8 +28,6 @@ struct LoadPlan: Sendable {
             source: size, options: options, maxResultDimension: limits.maxResultDimension)
         format = candidate
         self.planned = planned
-        // Colour space in: a result format without room for a profile (GIF) converts at encoding.
-        let keepsProfile = !options.stripColorProfile && candidate.map(ImageProcessor.profileCarrying.contains) ?? true
         // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then; nor
         // when a HEIF thumbnail is to be decoded, whose size the header does not give. A vector is rendered at the
         // size the geometry needs.
@@ -44,7 +42,10 @@ struct LoadPlan: Sendable {
                 maxPixelsPerFrame: info.format == .svg
                     ? max(limits.maxSourceResolution, limits.maxResultDimension * limits.maxResultDimension)
                     : max(limits.maxSourceResolution, keptFrames > 1 ? limits.maxAnimationFrameResolution : 0)),
-            keepsColorProfile: keepsProfile,
+            // Colour space in, as imgproxy 4's `colorspaceToProcessing`: RGB pixels stay in their profile's space
+            // (CMYK and grey profiles are applied by the decoder); the profile is applied at encoding (colour space
+            // out), or kept with `strip_color_profile:0`.
+            keepsColorProfile: true,
             keepsMetadata: !options.stripMetadata || options.keepCopyright,
             prefersThumbnail: options.enforceThumbnail,
             shrinkFactor: shrink?.factor

@@ -4,8 +4,8 @@ import Foundation
 /// 0x0404 holds the IPTC-IIM datasets. A decoder keeps them on an ``Image`` (``Image/iptc``) when
 /// ``DecodingOptions/keepsMetadata`` is set; the JPEG encoder writes them back in an `APP13` with
 /// ``EncodingOptions/embedsMetadata`` (libvips' `iptc-data`), and with ``EncodingOptions/keepsCopyright`` alone only
-/// the copyright datasets (``copyright(_:)``, imgproxy's `stripPS3`). Other formats have no place the server writes
-/// IPTC to.
+/// the copyright datasets (``copyright(_:)``, imgproxy's `stripPS3`). A TIFF's datasets (`RichTIFFIPTC`) are read
+/// and written as resource 0x0404 (`TIFFMetadata`); other formats have no IPTC in libvips either.
 enum IPTCMetadata {
     /// The `APP13` prefix of Photoshop's image resources.
     static let prefix = Array("Photoshop 3.0\0".utf8)
@@ -69,6 +69,25 @@ enum IPTCMetadata {
         block += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: kept.count >> $0) }
         block += kept
         if kept.count % 2 == 1 { block.append(0) }
+        return Data(block)
+    }
+
+    /// Image resources holding `iim` (IPTC-IIM datasets, a TIFF's `RichTIFFIPTC`) as resource 0x0404, up to the end
+    /// of its last whole dataset (a TIFF pads them to 4 bytes); `nil` when no dataset is whole or the datasets are
+    /// over ``maxSize``.
+    static func resources(iim: [UInt8]) -> Data? {
+        var end = 0
+        while end + 5 <= iim.count, iim[end] == 0x1C {
+            let length = Int(iim[end + 3]) << 8 | Int(iim[end + 4])
+            // Extended datasets (the length's top bit set) are not read here: the datasets end before one.
+            guard length & 0x8000 == 0, end + 5 + length <= iim.count else { break }
+            end += 5 + length
+        }
+        guard end > 0, end <= maxSize - 13 else { return nil }
+        var block = Array("8BIM".utf8) + [UInt8(iptcResource >> 8), UInt8(iptcResource & 0xFF), 0, 0]
+        block += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: end >> $0) }
+        block += iim[0..<end]
+        if end % 2 == 1 { block.append(0) }
         return Data(block)
     }
 

@@ -6,13 +6,13 @@ import Foundation
 /// ``EncodingOptions/embedsMetadata`` (libvips' `iptc-data`), and with ``EncodingOptions/keepsCopyright`` alone only
 /// the copyright datasets (``copyright(_:)``, imgproxy's `stripPS3`). A TIFF's datasets (`RichTIFFIPTC`) are read
 /// and written as resource 0x0404 (`TIFFMetadata`); other formats have no IPTC in libvips either.
-enum IPTCMetadata {
+package enum IPTCMetadata {
     /// The `APP13` prefix of Photoshop's image resources.
     static let prefix = Array("Photoshop 3.0\0".utf8)
     /// The largest block kept: what fits one JPEG `APP13` segment after its prefix.
     static let maxSize = 65_533 - prefix.count
     /// The image resource holding IPTC-IIM.
-    static let iptcResource = 0x0404
+    package static let iptcResource = 0x0404
     /// The datasets of the application record (2) kept with the copyright: By-line (80), Credit (110) and Copyright
     /// Notice (116), as imgproxy keeps them; datasets of other records are kept too, as imgproxy does.
     static let copyrightDatasets: Set<UInt8> = [80, 110, 116]
@@ -92,7 +92,7 @@ enum IPTCMetadata {
     }
 
     /// The data of the first resource `id` of Photoshop image resources, if they are readable up to it.
-    static func resource(_ id: Int, in resources: [UInt8]) -> ArraySlice<UInt8>? {
+    package static func resource(_ id: Int, in resources: [UInt8]) -> ArraySlice<UInt8>? {
         var offset = 0
         while offset + 12 <= resources.count, resources[offset..<(offset + 4)].elementsEqual("8BIM".utf8) {
             let found = Int(resources[offset + 4]) << 8 | Int(resources[offset + 5])

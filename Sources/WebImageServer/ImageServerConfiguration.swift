@@ -51,8 +51,8 @@ public struct ImageServerConfiguration: Sendable {
     /// (`DecodingOptions.appliesPNGGamma`, on by default in the library). Default off here: imgproxy (libvips)
     /// ignores those chunks, and a drop-in replacement answers the same pixels.
     public var appliesPNGGamma = false
-    /// Decode JPEG, WebP and HEIC sources smaller when the result is smaller (imgproxy's scale on load: a JPEG's DCT
-    /// shrink, a WebP's scaled decode, a HEIC's thumbnail), with imgproxy's arithmetic for the crop that follows.
+    /// Decode JPEG, WebP, HEIC and AVIF sources smaller when the result is smaller (imgproxy's scale on load: a JPEG's
+    /// DCT shrink, a WebP's scaled decode, a HEIF thumbnail), with imgproxy's arithmetic for the crop that follows.
     /// Default on; off is imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`.
     public var shrinksOnLoad = true
     /// Resize in linear light (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`): the samples are turned from sRGB's

@@ -7,7 +7,7 @@ struct PixelOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Decode JPEG, WebP and HEIC sources at full size even for a smaller result (default: off, as imgproxy).",
+            "Decode JPEG, WebP, HEIC and AVIF sources at full size even for a smaller result (default: off, as imgproxy).",
             discussion: "Shrinking on load is faster; imgproxy's results after a crop can differ by a pixel with it."))
     var disableShrinkOnLoad: Bool?
     @Flag(

@@ -63,6 +63,9 @@ struct ScaleOnLoadTests {
         #expect(LoadPlan.shrink(try planned("w:5000"), format: .jpeg, rotate: 0) == nil)
         let heic = LoadPlan.shrink(try planned("w:100"), format: .heic, rotate: 0)
         #expect(heic?.factor == nil && heic?.targetSize == PixelSize(width: 100, height: 75))
+        // 128x96 to 30 wide: preshrink 96/23; a 32x24 thumbnail (4 both ways) is within it, exactly 23 high.
+        let avif = LoadPlan.shrink(try planned("w:30", source: (128, 96)), format: .avif, rotate: 0)
+        #expect(avif?.targetSize == PixelSize(width: 31, height: 23))
         // Turned by 90°, the plan is for 3000×4000: preshrink 30, the thumbnail at least 100×134 turned back.
         let turned = LoadPlan.shrink(try planned("w:100", source: (3000, 4000)), format: .heic, rotate: 90)
         #expect(turned?.targetSize == PixelSize(width: 134, height: 100))

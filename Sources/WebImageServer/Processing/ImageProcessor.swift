@@ -35,7 +35,7 @@ struct ImageProcessor: Sendable {
     var encoder = EncoderSettings()
     /// Whether PNGs described by `gAMA` and `cHRM` alone are converted to sRGB (`--png-gamma`); off as in imgproxy.
     var appliesPNGGamma = false
-    /// Whether JPEG, WebP and HEIC sources may be decoded smaller when the result is smaller (imgproxy's scale on
+    /// Whether JPEG, WebP, HEIC and AVIF sources may be decoded smaller when the result is smaller (imgproxy's scale on
     /// load); off with `--disable-shrink-on-load`.
     var shrinksOnLoad = true
     /// Whether images are resized in linear light (`--use-linear-colorspace`); off as in imgproxy.

@@ -80,7 +80,7 @@ struct LoadPlan: Sendable {
     }
 
     /// imgproxy's scale on load (`canScaleOnLoad`, `scaleOnLoad`), from the planned preshrink: a JPEG decoded at
-    /// 1/2, 1/4 or 1/8, a WebP at any shrink (``DecodingOptions/shrinkFactor``), a HEIC through an embedded
+    /// 1/2, 1/4 or 1/8, a WebP at any shrink (``DecodingOptions/shrinkFactor``), a HEIC or AVIF through an embedded
     /// thumbnail that is not shrunk more than the preshrink (a ``DecodingOptions/targetSize`` of the source divided
     /// by it, rounded up, in stored orientation but for `rotate`); `nil` for other formats, or when there is
     /// nothing to shrink. ``ScaleOnLoadStep`` plans the geometry again from the size the decoder gave.
@@ -95,10 +95,12 @@ struct LoadPlan: Sendable {
             return shrink > 1 ? (Double(shrink), nil) : nil
         case .webp:
             return (preshrink, nil)
-        case .heic:
+        case .heic, .avif:
             let source = planned.sourceSize
-            let width = Int((Double(source.width) / preshrink).rounded(.up))
-            let height = Int((Double(source.height) / preshrink).rounded(.up))
+            // A thumbnail whose sides are at least these is shrunk no more than the preshrink (the small margin keeps a
+            // thumbnail at exactly the preshrink that rounding would push over).
+            let width = Int((Double(source.width) / preshrink - 1e-9).rounded(.up))
+            let height = Int((Double(source.height) / preshrink - 1e-9).rounded(.up))
             let upright = rotate % 180 == 90
             return (nil, PixelSize(width: upright ? height : width, height: upright ? width : height))
         default:

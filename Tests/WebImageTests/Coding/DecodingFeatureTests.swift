@@ -104,6 +104,16 @@ import WebImage
         #expect(third.size == PixelSize(width: 334, height: 333))
     }
 
+    /// An AVIF's thumbnail (32x24 of 128x96) stands in for a smaller target it covers, as imgproxy's scale on load
+    /// takes it; a larger target decodes the image.
+    @Test func avifThumbnailCoveringTheTargetIsDecoded() throws {
+        let data = try FormatsFixture.image("avif_thumb.avif")
+        let small = try coders.decode(data, options: DecodingOptions(targetSize: PixelSize(width: 30, height: 20)))
+        #expect(small.size == PixelSize(width: 32, height: 24) && small.format == .avif)
+        let large = try coders.decode(data, options: DecodingOptions(targetSize: PixelSize(width: 40, height: 20)))
+        #expect(large.size == PixelSize(width: 128, height: 96))
+    }
+
     @Test(arguments: ["gen_baseline_420.jpg", "gen_progressive.jpg"])
     func partialJPEGGivesAFullSizePreview(name: String) throws {
         let data = try corpusImage(name)

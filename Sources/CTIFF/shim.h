@@ -37,3 +37,11 @@ static inline int wi_tiff_set_extra_samples(TIFF *tif, uint16_t count, const uin
 static inline int wi_tiff_set_icc_profile(TIFF *tif, uint32_t count, const void *data) {
     return TIFFSetField(tif, TIFFTAG_ICCPROFILE, count, data);
 }
+
+static inline int wi_tiff_get_counted(TIFF *tif, uint32_t tag, uint32_t *count, const void **data) {
+    return TIFFGetField(tif, tag, count, data);
+}
+
+static inline int wi_tiff_set_counted(TIFF *tif, uint32_t tag, uint32_t count, const void *data) {
+    return TIFFSetField(tif, tag, count, data);
+}

@@ -93,7 +93,8 @@ public final class ImageServer: Sendable {
             processor: ImageProcessor(
                 coders: coders, limits: limits,
                 formats: FormatChoice(preferred: configuration.preferredFormats), encoder: configuration.encoder,
-                appliesPNGGamma: configuration.appliesPNGGamma,
+                appliesPNGGamma: configuration.appliesPNGGamma, shrinksOnLoad: configuration.shrinksOnLoad,
+                usesLinearColorspace: configuration.usesLinearColorspace,
                 svg: SVGAnswer(
                     alwaysRasterizes: configuration.alwaysRasterizesSVG, sanitizes: configuration.sanitizesSVG),
                 recordsStages: tracing.enabled),

@@ -55,6 +55,13 @@ public struct ImageServerConfiguration: Sendable {
     /// (`DecodingOptions.appliesPNGGamma`, on by default in the library). Default off here: imgproxy (libvips)
     /// ignores those chunks, and a drop-in replacement answers the same pixels.
     public var appliesPNGGamma = false
+    /// Decode JPEG, WebP, HEIC and AVIF sources smaller when the result is smaller (imgproxy's scale on load: a JPEG's
+    /// DCT shrink, a WebP's scaled decode, a HEIF thumbnail), with imgproxy's arithmetic for the crop that follows.
+    /// Default on; off is imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`.
+    public var shrinksOnLoad = true
+    /// Resize in linear light (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`): the samples are turned from sRGB's
+    /// curve to linear values before resampling and back after. Default off, as in imgproxy.
+    public var usesLinearColorspace = false
     /// The formats a result keeps its source's format in when the request names none, and otherwise chosen from, in
     /// order (imgproxy's `IMGPROXY_PREFERRED_FORMATS`): an animation takes the first that animates, an image with
     /// alpha the first with alpha. Default JPEG, PNG, GIF; formats the server cannot write are ignored.

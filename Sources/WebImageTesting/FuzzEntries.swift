@@ -15,11 +15,14 @@ public enum FuzzEntries {
         _ = try? ImageCoders.default.decode(data, options: DecodingOptions(limits: limits, keepsMetadata: true))
     }
 
-    /// A first-frame shrink-on-load decode to a target of 1 to 256 pixels a side, taken from the first two bytes.
+    /// A first-frame shrink-on-load decode to a target of 1 to 256 pixels a side, taken from the first two bytes; an
+    /// odd first byte asks for libvips' shrink factor instead (``DecodingOptions/shrinkFactor``: the second byte / 16).
     public static func thumbnail(_ data: Data) {
         guard data.count > 2 else { return }
-        let target = PixelSize(width: Int(data[data.startIndex]) + 1, height: Int(data[data.startIndex + 1]) + 1)
-        let options = DecodingOptions(targetSize: target, firstFrameOnly: true, limits: limits)
+        let (first, second) = (data[data.startIndex], data[data.startIndex + 1])
+        let target = PixelSize(width: Int(first) + 1, height: Int(second) + 1)
+        let factor = first % 2 == 1 ? Double(second) / 16 : nil
+        let options = DecodingOptions(targetSize: target, firstFrameOnly: true, limits: limits, shrinkFactor: factor)
         guard let image = try? ImageCoders.default.decode(data.dropFirst(2), options: options) else { return }
         precondition(image.width > 0 && image.height > 0, "a decode returned an empty image")
     }

@@ -69,6 +69,7 @@ extension ServeCommand {
         try info.apply(to: &configuration)
         try formats.apply(to: &configuration)
         try svg.apply(to: &configuration)
+        try pixels.apply(to: &configuration)
         try telemetry.apply(to: &configuration)
         try http.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }

@@ -151,6 +151,8 @@ struct ServeCommand: AsyncParsableCommand {
     var formats: FormatOptions
     @OptionGroup(title: "SVG")
     var svg: SVGOptions
+    @OptionGroup(title: "Pixels")
+    var pixels: PixelOptions
     @OptionGroup(title: "Metrics and tracing")
     var telemetry: TelemetryOptions
     @OptionGroup(title: "Syslog")

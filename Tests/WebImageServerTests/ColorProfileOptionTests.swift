@@ -5,9 +5,9 @@ import WebImageTesting
 
 @testable import WebImageServer
 
-/// `strip_color_profile`: by default a Display P3 source comes out as sRGB pixels without a profile; with
-/// `strip_color_profile:0` the pixels stay P3 and the result carries the source's profile, where the format has room
-/// for one (imgproxy's `colorspaceToResult`).
+/// `strip_color_profile`: the steps run on a Display P3 source's own numbers; by default the result is converted to
+/// sRGB pixels without a profile at the end; with `strip_color_profile:0` the pixels stay P3 and the result carries
+/// the source's profile, where the format has room for one (imgproxy's `colorspaceToResult`).
 @Suite("Server: strip_color_profile")
 struct ColorProfileOptionTests {
     private let processor = ImageProcessor(coders: ImageCoders.default, limits: ServerLimits())
@@ -39,6 +39,32 @@ struct ColorProfileOptionTests {
         let converted = try ImageCoders.default.decode(kept.data, options: .default).pixels
         let agreement = Self.meanDifference(converted, strippedPixels)
         #expect(shift > 4 && agreement < shift / 3, "shift \(shift), after conversion \(agreement)")
+    }
+
+    /// imgproxy 4 imports no RGB profile (`colorspaceToProcessing`): the steps run on the Display P3 numbers, so a
+    /// `background` (here the padding's) is numbers in P3. Kept (`scp:0`), the padding has those numbers and the
+    /// result the P3 profile; stripped, the whole result, padding included, is converted to sRGB at the end
+    /// (`colorspaceToResult`), so the padding is P3's #336699 as sRGB shows it.
+    @Test func aBackgroundIsNumbersInTheSourcesColourSpace() throws {
+        let source = try Fixtures.data("formats/images/jpeg_p3.jpg")
+        let profile = try #require(try ImageCoders.default.decode(source, options: keeping).colorProfile)
+        let background = RGBA(red: 0x33, green: 0x66, blue: 0x99)
+        var options = options(strip: false)
+        options.padding = Padding(top: 4, right: 4, bottom: 4, left: 4)
+        options.background = background
+        let kept = try ImageCoders.default.decode(
+            try processor.process(source, options: options, format: .png).data, options: keeping)
+        #expect(kept.colorProfile == profile)
+        #expect(kept.pixels[1, 1] == background)
+        options.stripColorProfile = true
+        let stripped = try ImageCoders.default.decode(
+            try processor.process(source, options: options, format: .png).data, options: keeping)
+        #expect(stripped.colorProfile == nil)
+        let swatch = ImageFrame(pixels: PixelBuffer(width: 1, height: 1, filledWith: background))
+        let inP3 = Image(frames: [swatch], colorProfile: profile)
+        let expected = inP3.convertedToSRGB().pixels[0, 0]
+        #expect(expected != background)
+        #expect(stripped.pixels[1, 1] == expected)
     }
 
     @Test func aGIFHasNoRoomForAProfileSoItsColoursAreConverted() throws {

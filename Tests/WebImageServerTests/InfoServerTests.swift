@@ -168,9 +168,9 @@ import WebImageTesting
         }
     }
 
-    /// imgproxy Pro's other info options: those that change nothing the server can answer are taken (video ones,
-    /// `iptc`, the others at their defaults); asking for object detection, classification, crop coordinates, another
-    /// page, a cache bypass or cache tags answers 404 naming the option.
+    /// imgproxy Pro's other info options: those that change nothing the server can answer are taken (video ones, the
+    /// others at their defaults; `iptc` changes nothing for a source without IPTC); asking for object detection,
+    /// classification, crop coordinates, another page, a cache bypass or cache tags answers 404 naming the option.
     @Test func proOnlyOptionsAreTakenWhenTheyAskForNothing() async throws {
         try await ServerHarness.run { harness in
             let plain = try Self.json(try await harness.get(Self.infoURL(harness, "", "/geometry.png")))

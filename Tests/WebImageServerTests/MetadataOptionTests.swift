@@ -58,6 +58,31 @@ struct MetadataOptionTests {
         #expect(try ImageCoders.default.decode(kept.data, options: keep).xmp == xmp)
     }
 
+    /// libvips writes the XMP and the IPTC into a TIFF result (no EXIF) and the EXIF and the XMP into a HEIF one (no
+    /// IPTC): so does the server, from a JPEG that has all three.
+    @Test func tiffAndHEICResultsCarryWhatLibvipsWrites() throws {
+        let photo = try ImageCoders.default.decode(
+            try Data(
+                contentsOf: Fixtures.corpus.appendingPathComponent("images").appendingPathComponent(
+                    "exif_Landscape_1.jpg")), options: keep)
+        let xmp = try #require(photo.xmp)
+        let source = try ImageCoders.default.encode(
+            Image(frames: photo.frames, exif: photo.exif, xmp: xmp, iptc: CopyrightSamples.iptc), as: .jpeg,
+            options: EncodingOptions(embedsMetadata: true))
+        var options = ProcessingOptions()
+        options.width = 60
+        options.stripMetadata = false
+        let tiff = try ImageCoders.default.decode(
+            try processor.process(source, options: options, format: .tiff).data, options: keep)
+        #expect(tiff.xmp == xmp && tiff.exif == nil)
+        let iptc = String(decoding: tiff.iptc ?? Data(), as: UTF8.self)
+        #expect(iptc.contains("Secret caption") && iptc.contains("(c) ACME 2026"))
+        guard ImageCoders.default.canEncode(.heic) else { return }
+        let heic = try ImageCoders.default.decode(
+            try processor.process(source, options: options, format: .heic).data, options: keep)
+        #expect(heic.xmp == xmp && heic.exif != nil && heic.iptc == nil)
+    }
+
     /// A JPEG XL source's EXIF and XMP (Brotli-compressed boxes) reach `/info` and `keep_copyright` as a JPEG's do.
     @Test func jpegXLMetadataReachesInfoAndKeepCopyright() throws {
         let source = try Fixtures.data("formats/images/jxl_meta_brob.jxl")

@@ -22,7 +22,8 @@ struct ProcessingStepTests {
         let names = ProcessingPipeline.steps.map { "\(type(of: $0))" }
         #expect(
             names == [
-                "TrimStep", "PrepareStep", "RotateAndFlipStep", "CropStep", "ScaleStep", "CropToResultStep",
+                "TrimStep", "PrepareStep", "ScaleOnLoadStep", "RotateAndFlipStep", "CropStep", "ScaleStep",
+                "CropToResultStep",
                 "FiltersStep",
                 "ExtendStep", "ExtendAspectRatioStep", "PaddingStep", "FlattenStep", "WatermarkStep",
                 "ColorSpaceOutStep",

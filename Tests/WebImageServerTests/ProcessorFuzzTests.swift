@@ -60,20 +60,3 @@ struct ProcessorFuzzTests {
         #expect(processed > 100)
     }
 }
-
-@Suite("Server: shrink-on-load target")
-struct ShrinkTargetTests {
-    func planned(_ path: String, source: (Int, Int) = (4000, 3000)) throws -> ResultGeometry {
-        let options = try ImageURLParser(signer: nil).parse("/x/\(path)/plain/http://e.example/a.jpg", now: 0).options
-        return GeometryCalculator.geometry(
-            source: PixelSize(width: source.0, height: source.1), options: options, maxResultDimension: 8192)
-    }
-
-    @Test func aSquareCoveringTheScaledSizeOnlyWhenNothingIsCutInSourcePixels() throws {
-        #expect(LoadPlan.shrinkTarget(try planned("w:100")) == PixelSize(width: 100, height: 100))
-        #expect(LoadPlan.shrinkTarget(try planned("rs:fill:120:80")) == PixelSize(width: 120, height: 120))
-        #expect(LoadPlan.shrinkTarget(try planned("c:100:100/w:10")) == nil)
-        #expect(LoadPlan.shrinkTarget(try planned("w:5000")) == nil)
-        #expect(LoadPlan.shrinkTarget(try planned("w:100", source: (100, 50))) == nil)
-    }
-}

@@ -5,9 +5,10 @@ import Foundation
 /// Decodes stills and sequences (every frame, with its duration), with or without alpha, at 8, 10 or 12 bits per
 /// sample (reduced to 8). The container's `irot`/`imir` are applied like an EXIF orientation, and an ICC profile
 /// in `colr` is converted to sRGB unless ``DecodingOptions/keepsColorProfile`` is set. The limits are checked from
-/// the container before any frame is decoded. AVIF has no decoder-side scaling, so ``DecodingOptions/targetSize``
-/// is left to the resampler. With ``DecodingOptions/prefersThumbnail``, a thumbnail the file carries is decoded
-/// instead, through libheif (`HEIFThumbnail`), as HEIC's.
+/// the container before any frame is decoded. AVIF has no decoder-side scaling: with ``DecodingOptions/targetSize``
+/// a thumbnail the file carries that still covers it is decoded instead of a still or a first frame (as imgproxy's
+/// scale on load takes it), through libheif (`HEIFThumbnail`), as HEIC's; else the size is left to the resampler. With
+/// ``DecodingOptions/prefersThumbnail``, its smallest thumbnail is decoded whatever its size.
 ///
 /// Encodes with ``EncodingOptions/quality`` mapped to libavif's quantizer and ``EncodingOptions/speed`` (default
 /// ``defaultSpeed``); animated images become AVIF sequences.
@@ -37,7 +38,14 @@ public struct AVIFCoder: ImageCoding {
             {
                 return thumbnail
             }
-            return try AVIFDecoder(bytes, readsMetadata: options.keepsMetadata).decode(options: options)
+            let decoder = try AVIFDecoder(bytes, readsMetadata: options.keepsMetadata)
+            // A thumbnail stands for a still, or for the first frame when only that is asked for.
+            if options.targetSize != nil, options.firstFrameOnly || decoder.info.frameCount == 1,
+                let thumbnail = try HEIFThumbnail.decode(bytes, options: options, format: .avif)
+            {
+                return thumbnail
+            }
+            return try decoder.decode(options: options)
         }
     }
 

@@ -6,6 +6,13 @@ public struct DecodingOptions: Sendable, Hashable {
     /// whose result still covers `targetSize` in both dimensions, keeping the aspect ratio; the result is then at
     /// least `targetSize` and is resampled to it by a transformer. `nil` decodes at full size.
     public var targetSize: PixelSize?
+    /// Shrink on load by this factor, as libvips' loaders do, instead of by ``targetSize``: a JPEG by the DCT scale
+    /// 1/8, 1/4 or 1/2 (the largest of 8, 4 and 2 not above the factor; each side rounded up), a WebP still to each
+    /// side divided by the factor, rounded to the nearest (half to even). Other decoders, and factors below 2 for a
+    /// JPEG or not above 1 for a WebP, ignore it and follow ``targetSize``. `nil` by default.
+    ///
+    /// For a caller that must know the decoded size from the source size alone (imgproxy's scale on load).
+    public var shrinkFactor: Double?
     /// Decode only the first frame of an animation.
     public var firstFrameOnly: Bool
     /// Apply the EXIF orientation so that pixels come out upright. Default: `true`.
@@ -31,8 +38,10 @@ public struct DecodingOptions: Sendable, Hashable {
     public init(
         targetSize: PixelSize? = nil, firstFrameOnly: Bool = false, appliesOrientation: Bool = true,
         limits: DecodingLimits = .default, keepsColorProfile: Bool = false,
-        keepsMetadata: Bool = false, appliesPNGGamma: Bool = true, prefersThumbnail: Bool = false
+        keepsMetadata: Bool = false, appliesPNGGamma: Bool = true, prefersThumbnail: Bool = false,
+        shrinkFactor: Double? = nil
     ) {
+        self.shrinkFactor = shrinkFactor
         self.prefersThumbnail = prefersThumbnail
         self.targetSize = targetSize
         self.firstFrameOnly = firstFrameOnly

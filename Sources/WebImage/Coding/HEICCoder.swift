@@ -51,25 +51,10 @@ public struct HEICCoder: ImageCoding {
             try options.limits.checkFrame(width: size.width, height: size.height)
             let color = ColorHandling(profile: primary.iccProfile, options: options)
             let pixels = try image.decodeRGBA(color: color)
-            // libheif turns the pixels upright whatever the options say: the kept EXIF orientation is always 1.
-            var metadataOptions = options
-            metadataOptions.appliesOrientation = true
-            let exif =
-                options.keepsMetadata
-                ? primary.metadata(type: "Exif", maxSize: EXIFMetadata.maxSize + 4 + EXIFMetadata.prefix.count) : nil
-            let xmp =
-                options.keepsMetadata
-                ? primary.metadata(type: "mime", contentType: "application/rdf+xml", maxSize: XMPMetadata.maxSize)
-                : nil
+            let metadata = primary.keptMetadata(options: options)
             return Image(
                 frames: [ImageFrame(pixels: pixels)], format: .heic, isOpaque: image.hasAlpha ? nil : true,
-                colorProfile: color.keptProfile,
-                exif: exif.flatMap { block in
-                    block.withUnsafeBytes {
-                        EXIFMetadata.kept(EXIFMetadata.tiff(afterOffsetIn: $0), options: metadataOptions)
-                    }
-                },
-                xmp: xmp.flatMap { packet in packet.withUnsafeBytes { XMPMetadata.kept($0, options: options) } })
+                colorProfile: color.keptProfile, exif: metadata.exif, xmp: metadata.xmp)
         }
     }
 }

@@ -141,3 +141,21 @@ final class HEIFImageHandle {
         }
     }
 }
+
+extension HEIFImageHandle {
+    /// This image's EXIF block and XMP packet as `options` keep them (none unless they keep metadata); libheif turns
+    /// the pixels upright whatever the options say, so the kept EXIF orientation is always 1.
+    func keptMetadata(options: DecodingOptions) -> (exif: Data?, xmp: Data?) {
+        guard options.keepsMetadata else { return (nil, nil) }
+        var upright = options
+        upright.appliesOrientation = true
+        let exif = metadata(type: "Exif", maxSize: EXIFMetadata.maxSize + 4 + EXIFMetadata.prefix.count)
+        let xmp = metadata(type: "mime", contentType: "application/rdf+xml", maxSize: XMPMetadata.maxSize)
+        return (
+            exif.flatMap { block in
+                block.withUnsafeBytes { EXIFMetadata.kept(EXIFMetadata.tiff(afterOffsetIn: $0), options: upright) }
+            },
+            xmp.flatMap { packet in packet.withUnsafeBytes { XMPMetadata.kept($0, options: options) } }
+        )
+    }
+}

@@ -4,15 +4,15 @@ import Foundation
 /// 0x0404 holds the IPTC-IIM datasets. A decoder keeps them on an ``Image`` (``Image/iptc``) when
 /// ``DecodingOptions/keepsMetadata`` is set; the JPEG encoder writes them back in an `APP13` with
 /// ``EncodingOptions/embedsMetadata`` (libvips' `iptc-data`), and with ``EncodingOptions/keepsCopyright`` alone only
-/// the copyright datasets (``copyright(_:)``, imgproxy's `stripPS3`). Other formats have no place the server writes
-/// IPTC to.
-enum IPTCMetadata {
+/// the copyright datasets (``copyright(_:)``, imgproxy's `stripPS3`). A TIFF's datasets (`RichTIFFIPTC`) are read
+/// and written as resource 0x0404 (`TIFFMetadata`); other formats have no IPTC in libvips either.
+package enum IPTCMetadata {
     /// The `APP13` prefix of Photoshop's image resources.
     static let prefix = Array("Photoshop 3.0\0".utf8)
     /// The largest block kept: what fits one JPEG `APP13` segment after its prefix.
     static let maxSize = 65_533 - prefix.count
     /// The image resource holding IPTC-IIM.
-    static let iptcResource = 0x0404
+    package static let iptcResource = 0x0404
     /// The datasets of the application record (2) kept with the copyright: By-line (80), Credit (110) and Copyright
     /// Notice (116), as imgproxy keeps them; datasets of other records are kept too, as imgproxy does.
     static let copyrightDatasets: Set<UInt8> = [80, 110, 116]
@@ -72,8 +72,27 @@ enum IPTCMetadata {
         return Data(block)
     }
 
+    /// Image resources holding `iim` (IPTC-IIM datasets, a TIFF's `RichTIFFIPTC`) as resource 0x0404, up to the end
+    /// of its last whole dataset (a TIFF pads them to 4 bytes); `nil` when no dataset is whole or the datasets are
+    /// over ``maxSize``.
+    static func resources(iim: [UInt8]) -> Data? {
+        var end = 0
+        while end + 5 <= iim.count, iim[end] == 0x1C {
+            let length = Int(iim[end + 3]) << 8 | Int(iim[end + 4])
+            // Extended datasets (the length's top bit set) are not read here: the datasets end before one.
+            guard length & 0x8000 == 0, end + 5 + length <= iim.count else { break }
+            end += 5 + length
+        }
+        guard end > 0, end <= maxSize - 13 else { return nil }
+        var block = Array("8BIM".utf8) + [UInt8(iptcResource >> 8), UInt8(iptcResource & 0xFF), 0, 0]
+        block += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: end >> $0) }
+        block += iim[0..<end]
+        if end % 2 == 1 { block.append(0) }
+        return Data(block)
+    }
+
     /// The data of the first resource `id` of Photoshop image resources, if they are readable up to it.
-    static func resource(_ id: Int, in resources: [UInt8]) -> ArraySlice<UInt8>? {
+    package static func resource(_ id: Int, in resources: [UInt8]) -> ArraySlice<UInt8>? {
         var offset = 0
         while offset + 12 <= resources.count, resources[offset..<(offset + 4)].elementsEqual("8BIM".utf8) {
             let found = Int(resources[offset + 4]) << 8 | Int(resources[offset + 5])

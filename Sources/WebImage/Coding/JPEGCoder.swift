@@ -4,7 +4,8 @@ import Foundation
 /// JPEG decoding and encoding with libjpeg-turbo's TurboJPEG API.
 ///
 /// Decodes baseline, progressive, grayscale and CMYK/YCCK JPEGs, applies the EXIF orientation, and shrinks on load
-/// with DCT scaling (1/8 to 7/8) when ``DecodingOptions/targetSize`` allows. An `APP2` ICC profile is converted to
+/// with DCT scaling (1/8 to 7/8) when ``DecodingOptions/targetSize`` allows, or by 1/2, 1/4 or 1/8 as
+/// ``DecodingOptions/shrinkFactor`` says. An `APP2` ICC profile is converted to
 /// sRGB (CMYK through its profile) unless ``DecodingOptions/keepsColorProfile`` is set. Truncated data is an error for a full
 /// decode and a preview for ``decodePartial(_:options:)``.
 public struct JPEGCoder: ImageCoding {
@@ -72,10 +73,18 @@ public struct JPEGCoder: ImageCoding {
         let header = try handle.header(bytes)
         let orientation = options.appliesOrientation ? EXIFReader.jpegOrientation(bytes) : .up
         let target = ShrinkOnLoad.storedTarget(options.targetSize, orientation: orientation)
-        let (_, size) = ShrinkOnLoad.choose(
-            width: header.width, height: header.height, target: target, factors: Handle.shrinkingFactors
-        ) { dimension, factor in
-            (dimension * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+        let size: PixelSize
+        if let denominator = ShrinkOnLoad.jpegDenominator(options.shrinkFactor) {
+            size = PixelSize(
+                width: (header.width + denominator - 1) / denominator,
+                height: (header.height + denominator - 1) / denominator)
+        } else {
+            size =
+                ShrinkOnLoad.choose(
+                    width: header.width, height: header.height, target: target, factors: Handle.shrinkingFactors
+                ) { dimension, factor in
+                    (dimension * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+                }.size
         }
         try options.limits.checkFrame(width: size.width, height: size.height)
         let isCMYK = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)

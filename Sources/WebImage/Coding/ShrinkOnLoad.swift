@@ -25,4 +25,21 @@ enum ShrinkOnLoad {
         guard let target, orientation.swapsDimensions else { return target }
         return PixelSize(width: target.height, height: target.width)
     }
+
+    /// The JPEG DCT denominator for `factor` (``DecodingOptions/shrinkFactor``), as libvips' `jpegload` `shrink`:
+    /// 8, 4 or 2, the largest not above it; `nil` below 2, or for a factor that is not a finite number.
+    static func jpegDenominator(_ factor: Double?) -> Int? {
+        guard let factor, factor.isFinite, factor >= 2 else { return nil }
+        return factor >= 8 ? 8 : factor >= 4 ? 4 : 2
+    }
+
+    /// A WebP still's size shrunk by `factor` (``DecodingOptions/shrinkFactor``), as libvips' `webpload` `scale`
+    /// (each side times `1 / factor`, rounded half to even, at least 1); `nil` when `factor` is not above 1 or not
+    /// a finite number.
+    static func webpSize(width: Int, height: Int, factor: Double?) -> PixelSize? {
+        guard let factor, factor.isFinite, factor > 1 else { return nil }
+        let scale = 1 / factor
+        func side(_ value: Int) -> Int { max(1, Int((Double(value) * scale).rounded(.toNearestOrEven))) }
+        return PixelSize(width: side(width), height: side(height))
+    }
 }

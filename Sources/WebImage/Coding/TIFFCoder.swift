@@ -14,7 +14,11 @@ import Foundation
 /// nothing is written to stderr. A file cut short is ``WebImageError/Code/truncatedData`` even where libtiff would
 /// read what is left. ``ImageInfo/frameCount`` is the number of pages.
 ///
-/// Writes 8-bit RGB, or RGBA with unassociated alpha, Deflate-compressed with a predictor (`TIFFEncoder`).
+/// With ``DecodingOptions/keepsMetadata`` the XMP packet and the IPTC datasets are kept (`TIFFMetadata`), as libvips
+/// reads them (a TIFF's EXIF is not).
+///
+/// Writes 8-bit RGB, or RGBA with unassociated alpha, Deflate-compressed with a predictor (`TIFFEncoder`), with the
+/// XMP packet and IPTC when ``EncodingOptions/embedsMetadata`` or ``EncodingOptions/keepsCopyright`` give them.
 public struct TIFFCoder: ImageCoding {
     /// Creates the coder; `unlimited` lifts libtiff's allocation limit (``isUnlimited``).
     public init(unlimited: Bool = false) { isUnlimited = unlimited }
@@ -45,10 +49,11 @@ public struct TIFFCoder: ImageCoding {
                 throw WebImageError(.truncatedData, "the TIFF file ends before its first page does")
             }
             let orientation = options.appliesOrientation ? file.orientation : .up
+            let metadata = TIFFMetadata.read(file.handle, options: options)
             return Image(
                 frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .tiff,
                 sourceOrientation: orientation, isOpaque: file.alpha == .none ? true : nil,
-                colorProfile: color.keptProfile)
+                colorProfile: color.keptProfile, xmp: metadata.xmp, iptc: metadata.iptc)
         }
     }
 

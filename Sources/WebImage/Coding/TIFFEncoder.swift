@@ -6,7 +6,9 @@ import Foundation
 /// of about 8 KB, little-endian.
 ///
 /// The first frame of an animation is written. With ``EncodingOptions/embedsColorProfile`` an image's ICC profile
-/// is embedded (`InterColorProfile`); otherwise the pixels are converted to sRGB and no profile is written.
+/// is embedded (`InterColorProfile`); otherwise the pixels are converted to sRGB and no profile is written. The XMP
+/// packet and the IPTC datasets are written as libvips writes them (`XMLPacket`, `RichTIFFIPTC`); EXIF is not (nor
+/// by libvips).
 enum TIFFEncoder {
     /// The TIFF bytes of `image`'s first frame.
     static func encode(_ image: Image, options: EncodingOptions) throws(WebImageError) -> Data {
@@ -44,6 +46,7 @@ enum TIFFEncoder {
         if let profile = color.profile, let count = UInt32(exactly: profile.count) {
             written = written && profile.withUnsafeBytes { wi_tiff_set_icc_profile(handle, count, $0.baseAddress) } == 1
         }
+        written = written && TIFFMetadata.write(xmp: color.xmp, iptc: color.iptc, to: handle)
         written = written && writeRows(pixels, samples: samples, to: handle) && TIFFFlush(handle) == 1
         TIFFClose(handle)
         guard written else {

@@ -3,7 +3,8 @@ import Foundation
 
 /// WebP decoding and encoding with libwebp: lossy, lossless, alpha, and animation (via libwebpdemux/libwebpmux).
 ///
-/// Stills shrink on load with libwebp's decoder scaling when ``DecodingOptions/targetSize`` allows. Animations are
+/// Stills shrink on load with libwebp's decoder scaling when ``DecodingOptions/targetSize`` or
+/// ``DecodingOptions/shrinkFactor`` allows. Animations are
 /// composited by `WebPAnimDecoder` (blending and disposal applied) into full-canvas frames. An `EXIF` chunk's
 /// orientation is applied to stills, and an `ICCP` profile converted to sRGB unless
 /// ``DecodingOptions/keepsColorProfile`` is set, for stills and every frame of an animation.
@@ -110,8 +111,11 @@ public struct WebPCoder: ImageCoding {
         let target = ShrinkOnLoad.storedTarget(options.targetSize, orientation: orientation)
         let scales = (target.map { [max(Double($0.width) / Double(width), Double($0.height) / Double(height))] } ?? [])
             .filter { $0 > 0 && $0 < 1 }
-        let (scale, size) = ShrinkOnLoad.choose(width: width, height: height, target: target, factors: scales) {
+        var (scale, size) = ShrinkOnLoad.choose(width: width, height: height, target: target, factors: scales) {
             dimension, scale in Int((Double(dimension) * scale).rounded(.up))
+        }
+        if let shrunk = ShrinkOnLoad.webpSize(width: width, height: height, factor: options.shrinkFactor) {
+            (scale, size) = (options.shrinkFactor, shrunk)
         }
         try options.limits.checkFrame(width: size.width, height: size.height)
         if scale != nil {

@@ -9,8 +9,11 @@ public enum GeometryCalculator {
     ///   - o: the request's processing options.
     ///   - maxResultDimension: the longest side the result may have (imgproxy's `max_result_dimension`); a larger
     ///     result is scaled down to it. 0 disables the limit.
+    ///   - loaded: the size the source was decoded at (upright) when it was shrunk on load, `nil` (or `source`)
+    ///     when not: the crop and the scale then apply to the smaller image as imgproxy's scale on load makes them
+    ///     (``ScaleOnLoad``).
     public static func geometry(
-        source: PixelSize, options o: ProcessingOptions, maxResultDimension: Int
+        source: PixelSize, options o: ProcessingOptions, maxResultDimension: Int, loaded: PixelSize? = nil
     ) -> ResultGeometry {
         let cropWidth = cropSize(source.width, o.cropWidth)
         let cropHeight = cropSize(source.height, o.cropHeight)
@@ -20,10 +23,15 @@ public enum GeometryCalculator {
         var state = ScaleState(options: o, toScale: toScale)
         state.limit(maxResultDimension)
 
-        let crop = cropStep(
-            image: source, crop: PixelSize(width: cropWidth, height: cropHeight), gravity: o.effectiveCropGravity,
-            dpr: 1)
-        let scaled = PixelSize(width: max(1, state.scaledWidth), height: max(1, state.scaledHeight))
+        let load = ScaleOnLoad(
+            source: source, loaded: loaded ?? source, crop: PixelSize(width: cropWidth, height: cropHeight),
+            gravity: o.effectiveCropGravity, wScale: state.wScale, hScale: state.hScale)
+        let crop = cropStep(image: load.image, crop: load.crop, gravity: load.gravity, dpr: 1)
+        let cropped = crop?.size ?? load.image
+        // libvips' resize: each side times its scale, rounded.
+        let scaled = PixelSize(
+            width: max(1, PixelMath.scale(cropped.width, load.wScale)),
+            height: max(1, PixelMath.scale(cropped.height, load.hScale)))
         let resultCrop = cropStep(
             image: scaled, crop: PixelSize(width: state.resultCropWidth, height: state.resultCropHeight),
             gravity: o.gravity, dpr: state.dprScale)
@@ -42,7 +50,8 @@ public enum GeometryCalculator {
         let padding = paddingCanvas(aspectRatioCanvas?.size ?? afterExtend, o.padding.scaled(by: state.dprScale))
         return ResultGeometry(
             sourceSize: source, crop: crop, scaledSize: scaled, resultCrop: resultCrop, canvas: canvas,
-            aspectRatioCanvas: aspectRatioCanvas, paddingCanvas: padding, dprScale: state.dprScale)
+            aspectRatioCanvas: aspectRatioCanvas, paddingCanvas: padding, dprScale: state.dprScale,
+            preshrink: ScaleOnLoad.preshrink(source: source, wScale: state.wScale, hScale: state.hScale))
     }
 
     /// imgproxy's `extendAspectRatio`: a canvas of the computed size when it is larger than `image`. (imgproxy

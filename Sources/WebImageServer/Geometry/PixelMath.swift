@@ -16,6 +16,9 @@ enum PixelMath {
     /// `a * scale` rounded half to even; 0 stays 0.
     static func scaleToEven(_ a: Int, _ scale: Double) -> Int { a == 0 ? 0 : roundToEven(Double(a) * scale) }
 
+    /// `a / shrink` rounded; 0 stays 0.
+    static func shrink(_ a: Int, _ shrink: Double) -> Int { a == 0 ? 0 : round(Double(a) / shrink) }
+
     /// `a / shrink` rounded half to even; 0 stays 0.
     static func shrinkToEven(_ a: Int, _ shrink: Double) -> Int { a == 0 ? 0 : roundToEven(Double(a) / shrink) }
 

@@ -33,7 +33,8 @@ public struct ResultGeometry: Sendable, Hashable {
 
     /// The upright source size.
     public var sourceSize: PixelSize
-    /// The crop before scaling (the `crop` option), in source pixels.
+    /// The crop before scaling (the `crop` option), in source pixels (in the decoded image's pixels when the source
+    /// was shrunk on load).
     public var crop: CropStep?
     /// The size the (cropped) source is scaled to.
     public var scaledSize: PixelSize
@@ -47,6 +48,9 @@ public struct ResultGeometry: Sendable, Hashable {
     public var paddingCanvas: Canvas?
     /// The device pixel ratio in effect after the no-enlarge and result-dimension rules.
     public var dprScale: Double
+    /// How much the source may be shrunk on load (imgproxy's preshrink, from the full-size plan): 1 or more, 1 when
+    /// the result needs every source pixel.
+    public var preshrink: Double
 
     /// The size of the result.
     public var resultSize: PixelSize {

@@ -14,6 +14,7 @@ enum InfoOptionTable {
         flag(["size", "s"], \.size)
         flag(["format", "f"], \.format)
         flag(["dimensions", "d"], \.dimensions)
+        flag(["iptc"], \.iptc)
         flag(["xmp"], \.xmp)
         flag(["colorspace", "cs"], \.colorspace)
         flag(["bands", "b"], \.bands)
@@ -97,14 +98,14 @@ enum InfoOptionTable {
 
     /// imgproxy Pro's info options that need what this server does not have (docs/info.md, "imgproxy Pro's other
     /// info options"), read with Pro's arguments. Those of video sources (`video_meta`, `video_thumbnail_second`,
-    /// `video_thumbnail_keyframes`) and `iptc` change nothing in an answer the server can give, and are taken
+    /// `video_thumbnail_keyframes`) change nothing in an answer the server can give, and are taken
     /// whatever they say; the others are taken when they ask for nothing (their defaults: `detect_objects:0`,
     /// `classify:0`, `crop:0:0`, `page:0`, `bypass_cache:0`, `cache_tags` without tags; `objects_position` only matters
     /// to a crop), and otherwise answered 404 naming the option, as imgproxy answers an option it cannot apply, rather
     /// than with a silently incomplete report.
     private static func addProOnly(to table: inout [String: Apply]) {
         func add(_ names: [String], _ apply: @escaping Apply) { for name in names { table[name] = apply } }
-        for names in [["video_meta", "vm"], ["video_thumbnail_keyframes", "vtk"], ["iptc"]] {
+        for names in [["video_meta", "vm"], ["video_thumbnail_keyframes", "vtk"]] {
             add(names) { args, _, _ throws(ImageServerError) in _ = try Self.bool(names[0], args) }
         }
         add(["video_thumbnail_second", "vts"]) { args, _, _ throws(ImageServerError) in

@@ -10,6 +10,8 @@ public struct InfoOptions: Sendable, Hashable {
     public var exif = true
     /// `exif`'s second argument: canonical tag names (`DateTimeOriginal`) rather than titles. Default off.
     public var exifCanonicalNames = false
+    /// `iptc`: the IPTC-IIM datasets by title and the Photoshop resolution. Default on.
+    public var iptc = true
     /// `xmp`: the XMP properties by namespace prefix. Default on.
     public var xmp = true
     /// `colorspace`/`cs`. Default off.

@@ -27,7 +27,7 @@ enum InfoReport {
         guard !overflow, pixels <= maxResolution else {
             throw ImageServerError(status: 422, "source image resolution is too big")
         }
-        let needsMetadata = options.exif || options.xmp
+        let needsMetadata = options.exif || options.iptc || options.xmp
         var image: Image?
         // Headers count frames but GIF's, whose frames are counted by decoding them (as image requests decode them).
         let countsFrames = options.pagesNumber && info.format == .gif
@@ -58,6 +58,12 @@ enum InfoReport {
         if options.exif {
             let exif = image?.exif.map { EXIFFields.fields($0, canonicalNames: options.exifCanonicalNames) } ?? []
             if !exif.isEmpty { fields.append(("exif", .object(exif.map { ($0.0, .string($0.1)) }))) }
+        }
+        if options.iptc, let resources = image?.iptc {
+            let iptc = IPTCFields.fields(resources)
+            if !iptc.isEmpty { fields.append(("iptc", .object(iptc))) }
+            let photoshop = IPTCDatasets.photoshop(resources)
+            if !photoshop.isEmpty { fields.append(("photoshop", .object(photoshop))) }
         }
         if options.xmp {
             let xmp = image?.xmp.map(XMPFields.fields) ?? []

@@ -3,6 +3,8 @@ import Foundation
 /// A JSON value whose object keys keep their order: the `/info` answer is written in the order imgproxy documents.
 indirect enum JSONValue: Sendable, Hashable {
     case int(Int)
+    /// A number with a fraction, written as Go writes a `float64` in JSON (the shortest text that reads back).
+    case number(Double)
     case string(String)
     case bool(Bool)
     case array([JSONValue])
@@ -22,6 +24,7 @@ indirect enum JSONValue: Sendable, Hashable {
     private func write(to output: inout String) {
         switch self {
         case .int(let value): output += String(value)
+        case .number(let value): output += value.isFinite ? String(value) : "null"
         case .bool(let value): output += value ? "true" : "false"
         case .string(let value): JSONString.quote(value, to: &output)
         case .array(let values):

@@ -38,6 +38,11 @@ struct ImageProcessor: Sendable {
     var encoder = EncoderSettings()
     /// Whether PNGs described by `gAMA` and `cHRM` alone are converted to sRGB (`--png-gamma`); off as in imgproxy.
     var appliesPNGGamma = false
+    /// Whether JPEG, WebP, HEIC and AVIF sources may be decoded smaller when the result is smaller (imgproxy's scale on
+    /// load); off with `--disable-shrink-on-load`.
+    var shrinksOnLoad = true
+    /// Whether images are resized in linear light (`--use-linear-colorspace`); off as in imgproxy.
+    var usesLinearColorspace = false
     /// How an SVG source is answered.
     var svg = SVGAnswer()
     /// Whether results say when each stage ran (``ProcessedImage/stages``), for tracing.
@@ -83,7 +88,9 @@ struct ImageProcessor: Sendable {
             info = SVGAnswer.guarded(info, limits: limits)
             options = options.forVectorSource
         }
-        let plan = try LoadPlan(info: info, options: options, requested: requested, formats: formats, limits: limits)
+        let plan = try LoadPlan(
+            info: info, options: options, requested: requested, formats: formats, limits: limits,
+            shrinksOnLoad: shrinksOnLoad)
         let decodeStart = ContinuousClock.now
         var image: Image
         var decoding = plan.decoding
@@ -107,8 +114,10 @@ struct ImageProcessor: Sendable {
         let quality = encoder.quality(for: format, options: options)
         var context = ProcessingContext(
             image: image, options: options, limits: limits, format: format, planned: plan.planned,
-            shrunkOnLoad: plan.decoding.targetSize != nil, encoding: encoder.encoding(for: format, quality: quality),
+            shrunkOnLoad: plan.decoding.targetSize != nil || plan.decoding.shrinkFactor != nil,
+            encoding: encoder.encoding(for: format, quality: quality),
             watermark: watermark)
+        context.linearLight = usesLinearColorspace
         try ProcessingPipeline.run(&context, times: &stages)
         timings.transform = transformStart.secondsUntilNow
         let encodeStart = ContinuousClock.now

@@ -2,8 +2,8 @@ import WebImage
 
 /// What is decided from the header before any pixel is decoded: the resolution check, the result format when it is
 /// already known, whether the image animates, the geometry planned from the header's size, and how the source is
-/// decoded, with imgproxy's scale on load (``shrinkTarget(_:)``) and colour space in (whether the pixels keep the
-/// source's ICC profile).
+/// decoded, with imgproxy's scale on load (``shrink(_:format:rotate:)``) and colour space in (RGB pixels keep
+/// the source's ICC profile).
 struct LoadPlan: Sendable {
     /// The result format when the header decides it; `nil` until the image is decoded.
     let format: ImageFormat?
@@ -15,7 +15,7 @@ struct LoadPlan: Sendable {
     /// The plan for a source described by `info`; throws 422 when the frames to decode exceed the resolution limit.
     init(
         info: ImageInfo, options: ProcessingOptions, requested: ImageFormat?, formats: FormatChoice,
-        limits: ServerLimits
+        limits: ServerLimits, shrinksOnLoad: Bool = true
     ) throws(ImageServerError) {
         let candidate = formats.early(requested: requested, source: info.format)
         let animate = formats.mayAnimate(candidate) && limits.maxAnimationFrames > 1
@@ -28,23 +28,27 @@ struct LoadPlan: Sendable {
             source: size, options: options, maxResultDimension: limits.maxResultDimension)
         format = candidate
         self.planned = planned
-        // Colour space in: a result format without room for a profile (GIF) converts at encoding.
-        let keepsProfile = !options.stripColorProfile && candidate.map(ImageProcessor.profileCarrying.contains) ?? true
+        // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then; nor
+        // when a HEIF thumbnail is to be decoded, whose size the header does not give. A vector is rendered at the
+        // size the geometry needs.
+        let shrink =
+            shrinksOnLoad && options.trim == nil && !options.enforceThumbnail
+            ? Self.shrink(planned, format: info.format, rotate: options.rotate) : nil
         decoding = DecodingOptions(
-            // imgproxy trims the full image and plans the geometry from the trimmed size: no shrink on load then; nor
-            // when a HEIF thumbnail is to be decoded, whose size the header does not give. A vector is rendered at the
-            // size the geometry needs.
             targetSize: info.format == .svg
-                ? Self.renderTarget(planned, options: options, header: info)
-                : options.trim == nil && !options.enforceThumbnail ? Self.shrinkTarget(planned) : nil,
+                ? Self.renderTarget(planned, options: options, header: info) : shrink?.targetSize,
             firstFrameOnly: !animate, appliesOrientation: options.autoRotate,
             limits: DecodingLimits(
                 maxPixelsPerFrame: info.format == .svg
                     ? max(limits.maxSourceResolution, limits.maxResultDimension * limits.maxResultDimension)
                     : max(limits.maxSourceResolution, keptFrames > 1 ? limits.maxAnimationFrameResolution : 0)),
-            keepsColorProfile: keepsProfile,
+            // Colour space in, as imgproxy 4's `colorspaceToProcessing`: RGB pixels stay in their profile's space
+            // (CMYK and grey profiles are applied by the decoder); the profile is applied at encoding (colour space
+            // out), or kept with `strip_color_profile:0`.
+            keepsColorProfile: true,
             keepsMetadata: !options.stripMetadata || options.keepCopyright,
-            prefersThumbnail: options.enforceThumbnail
+            prefersThumbnail: options.enforceThumbnail,
+            shrinkFactor: shrink?.factor
         )
     }
 
@@ -75,13 +79,32 @@ struct LoadPlan: Sendable {
         return options.rotate % 180 == 90 ? PixelSize(width: scaled.height, height: scaled.width) : scaled
     }
 
-    /// Scale on load: when nothing is cut in source pixels, the decoder may decode smaller, as long as it covers
-    /// the scaled size; a square target covers it whatever the orientation. The geometry stays the planned one.
-    static func shrinkTarget(_ planned: ResultGeometry) -> PixelSize? {
-        let scaled = planned.scaledSize
-        guard planned.crop == nil, scaled.width < planned.sourceSize.width, scaled.height < planned.sourceSize.height
-        else { return nil }
-        let side = max(scaled.width, scaled.height)
-        return PixelSize(width: side, height: side)
+    /// imgproxy's scale on load (`canScaleOnLoad`, `scaleOnLoad`), from the planned preshrink: a JPEG decoded at
+    /// 1/2, 1/4 or 1/8, a WebP at any shrink (``DecodingOptions/shrinkFactor``), a HEIC or AVIF through an embedded
+    /// thumbnail that is not shrunk more than the preshrink (a ``DecodingOptions/targetSize`` of the source divided
+    /// by it, rounded up, in stored orientation but for `rotate`); `nil` for other formats, or when there is
+    /// nothing to shrink. ``ScaleOnLoadStep`` plans the geometry again from the size the decoder gave.
+    static func shrink(
+        _ planned: ResultGeometry, format: ImageFormat, rotate: Int
+    ) -> (factor: Double?, targetSize: PixelSize?)? {
+        let preshrink = planned.preshrink
+        guard preshrink.isFinite, preshrink > 1 else { return nil }
+        switch format {
+        case .jpeg:
+            let shrink = ScaleOnLoad.jpegShrink(preshrink)
+            return shrink > 1 ? (Double(shrink), nil) : nil
+        case .webp:
+            return (preshrink, nil)
+        case .heic, .avif:
+            let source = planned.sourceSize
+            // A thumbnail whose sides are at least these is shrunk no more than the preshrink (the small margin keeps a
+            // thumbnail at exactly the preshrink that rounding would push over).
+            let width = Int((Double(source.width) / preshrink - 1e-9).rounded(.up))
+            let height = Int((Double(source.height) / preshrink - 1e-9).rounded(.up))
+            let upright = rotate % 180 == 90
+            return (nil, PixelSize(width: upright ? height : width, height: upright ? width : height))
+        default:
+            return nil
+        }
     }
 }

@@ -13,13 +13,15 @@ struct ProcessingContext: Sendable {
     let format: ImageFormat
     /// The geometry: planned from the header's size until ``PrepareStep`` plans it from the pixels.
     var geometry: ResultGeometry
-    /// Whether the decoder was asked for a smaller image (shrink-on-load): the planned geometry then stays, since
-    /// scaling goes straight to its scaled size.
+    /// Whether the decoder was asked for a smaller image (shrink-on-load): ``ScaleOnLoadStep`` then plans the
+    /// geometry for the size it gave.
     let shrunkOnLoad: Bool
     /// How the result is encoded; the last steps decide what it carries.
     var encoding: EncodingOptions
     /// The server's watermark image, when it has one and the request asks for it.
     let watermark: WatermarkImage?
+    /// Whether ``ScaleStep`` resizes in linear light (`--use-linear-colorspace`).
+    var linearLight = false
 
     /// A context for `image` with the geometry planned from `planned`.
     init(

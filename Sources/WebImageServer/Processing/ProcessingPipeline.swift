@@ -4,7 +4,7 @@
 ///
 /// Where this server differs:
 /// - Scale on load and colour space in are decided from the header, before any pixel is decoded: they are the
-///   decoding options of ``LoadPlan``.
+///   decoding options of ``LoadPlan``; ``ScaleOnLoadStep`` then plans the geometry for the size decoded.
 /// - Rotate and flip run before the crop, on the full image: the geometry is computed for the rotated size, so
 ///   crops and gravities apply to the image as it will be shown (imgproxy crops first with a rotated gravity, which
 ///   cuts the same pixels).
@@ -15,6 +15,7 @@ enum ProcessingPipeline {
     static let steps: [any ProcessingStep] = [
         TrimStep(),
         PrepareStep(),
+        ScaleOnLoadStep(),
         RotateAndFlipStep(),
         CropStep(),
         ScaleStep(),

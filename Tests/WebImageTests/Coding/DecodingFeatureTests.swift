@@ -87,6 +87,33 @@ import WebImage
         #expect(small.size == PixelSize(width: 48, height: 32))
     }
 
+    @Test func shrinkFactorDecodesAsLibvipsLoadersShrink() throws {
+        // JPEG: the DCT shrink 8, 4 or 2 not above the factor, each side rounded up (libvips' `jpegload` `shrink`).
+        let jpeg = try corpusImage("gen_12mp.jpg")
+        for (factor, size) in [(10.0, (500, 375)), (7.9, (1000, 750)), (2.5, (2000, 1500)), (1.9, (4000, 3000))] {
+            let image = try coders.decode(jpeg, options: DecodingOptions(shrinkFactor: factor))
+            #expect((image.width, image.height) == size, "\(factor)")
+        }
+        // WebP: each side divided by the factor, rounded to the nearest (libvips' `webpload` `scale`), whatever the
+        // aspect: 1001/3.3333 and 1000/3.3333 both round to 300.
+        let pixels = PixelBuffer(width: 1001, height: 1000, filledWith: RGBA(red: 10, green: 200, blue: 30))
+        let webp = try coders.encode(Image(pixels: pixels), as: .webp, options: EncodingOptions(quality: 80))
+        let small = try coders.decode(webp, options: DecodingOptions(shrinkFactor: 1000.0 / 300))
+        #expect(small.size == PixelSize(width: 300, height: 300))
+        let third = try coders.decode(webp, options: DecodingOptions(shrinkFactor: 3))
+        #expect(third.size == PixelSize(width: 334, height: 333))
+    }
+
+    /// An AVIF's thumbnail (32x24 of 128x96) stands in for a smaller target it covers, as imgproxy's scale on load
+    /// takes it; a larger target decodes the image.
+    @Test func avifThumbnailCoveringTheTargetIsDecoded() throws {
+        let data = try FormatsFixture.image("avif_thumb.avif")
+        let small = try coders.decode(data, options: DecodingOptions(targetSize: PixelSize(width: 30, height: 20)))
+        #expect(small.size == PixelSize(width: 32, height: 24) && small.format == .avif)
+        let large = try coders.decode(data, options: DecodingOptions(targetSize: PixelSize(width: 40, height: 20)))
+        #expect(large.size == PixelSize(width: 128, height: 96))
+    }
+
     @Test(arguments: ["gen_baseline_420.jpg", "gen_progressive.jpg"])
     func partialJPEGGivesAFullSizePreview(name: String) throws {
         let data = try corpusImage(name)

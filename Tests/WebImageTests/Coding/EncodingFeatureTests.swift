@@ -159,8 +159,11 @@ import Testing
         let data = try FormatsFixture.image("avif_thumb.avif")
         let thumbnail = try AVIFCoder().decode(data, options: DecodingOptions(prefersThumbnail: true))
         #expect(thumbnail.size == PixelSize(width: 32, height: 24) && thumbnail.format == .avif && thumbnail.isOpaque)
-        let full = try AVIFCoder().decode(data, options: DecodingOptions(targetSize: PixelSize(width: 8, height: 8)))
-        #expect(full.size == PixelSize(width: 128, height: 96), "only when preferred: libavif's primary image")
+        let small = DecodingOptions(targetSize: PixelSize(width: 8, height: 8))
+        let covering = try AVIFCoder().decode(data, options: small)
+        #expect(covering.size == PixelSize(width: 32, height: 24), "a thumbnail that covers the target, as HEIC's")
+        let full = try AVIFCoder().decode(data, options: DecodingOptions(targetSize: PixelSize(width: 64, height: 8)))
+        #expect(full.size == PixelSize(width: 128, height: 96), "else libavif's primary image")
         let none = try AVIFCoder().decode(
             FormatsFixture.image("avif_8bit.avif"), options: DecodingOptions(prefersThumbnail: true))
         #expect(none.size == PixelSize(width: 128, height: 96), "the primary image when there is no thumbnail")

@@ -14,6 +14,8 @@ struct ConvolutionBand: ~Copyable {
     private let vertical: ResamplingWeights
     private let sourceWidth: Int
     private let opaque: Bool
+    /// Whether colour is filtered in linear light.
+    private let linear: Bool
     /// The largest tap count of the horizontal weights: every output's trip count.
     private let horizontalTaps: Int
     /// The largest tap count of the vertical weights: the rows the ring holds.
@@ -29,7 +31,11 @@ struct ConvolutionBand: ~Copyable {
     /// The first source row not yet in the ring.
     private var nextRow = 0
 
-    init(horizontal: ResamplingWeights, vertical: ResamplingWeights, sourceWidth: Int, opaque: Bool) {
+    init(
+        horizontal: ResamplingWeights, vertical: ResamplingWeights, sourceWidth: Int, opaque: Bool,
+        linear: Bool = false
+    ) {
+        self.linear = linear
         self.horizontal = horizontal
         self.vertical = vertical
         self.sourceWidth = sourceWidth
@@ -70,7 +76,7 @@ struct ConvolutionBand: ~Copyable {
                     source(nextRow + index),
                     into: UnsafeMutableBufferPointer(
                         rebasing: lines[(index * lineStride)..<(index * lineStride + sourceWidth)]),
-                    premultiply: !opaque)
+                    premultiply: !opaque, linear: linear)
             }
             filterHorizontally(
                 lines.baseAddress!, lines.baseAddress! + lineStride, into: slot(nextRow),
@@ -81,7 +87,7 @@ struct ConvolutionBand: ~Copyable {
         vertical.weights.withUnsafeBufferPointer { weights in
             sumVertically(count: count, weights: weights.baseAddress! + row * vertical.stride)
         }
-        PixelConversion.store(sums, into: output, unpremultiply: !opaque)
+        PixelConversion.store(sums, into: output, unpremultiply: !opaque, linear: linear)
     }
 
     private func slot(_ sourceRow: Int) -> UnsafeMutablePointer<SIMD4<Float>> {

@@ -2,14 +2,17 @@
 ///
 /// Written as plain loops over scalars so that the compiler vectorises them.
 enum PixelConversion {
-    /// Loads an RGBA8 row into floats, multiplying colour by alpha when `premultiply` is set.
+    /// Loads an RGBA8 row into floats, colour turned to linear light when `linear` is set (``LinearLight``), then
+    /// multiplied by alpha when `premultiply` is set.
     static func load(
-        _ row: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<SIMD4<Float>>, premultiply: Bool
+        _ row: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<SIMD4<Float>>, premultiply: Bool,
+        linear: Bool = false
     ) {
         let count = output.count * 4
         let bytes = row.baseAddress!.assumingMemoryBound(to: UInt8.self)
         UnsafeMutableRawPointer(output.baseAddress!).withMemoryRebound(to: Float.self, capacity: count) { floats in
             for index in 0..<count { floats[index] = Float(bytes[index]) }
+            if linear { LinearLight.decode(floats, count: count) }
             guard premultiply else { return }
             var index = 0
             while index < count {
@@ -22,9 +25,12 @@ enum PixelConversion {
         }
     }
 
-    /// Stores floats as an RGBA8 row, rounding and clamping, dividing colour by alpha when `unpremultiply` is set.
+    /// Stores floats as an RGBA8 row, rounding and clamping, dividing colour by alpha when `unpremultiply` is set,
+    /// then turning linear colour back to sRGB's curve when `linear` is set.
     static func store(
-        _ row: UnsafeMutableBufferPointer<SIMD4<Float>>, into output: UnsafeMutableRawBufferPointer, unpremultiply: Bool
+        _ row: UnsafeMutableBufferPointer<SIMD4<Float>>, into output: UnsafeMutableRawBufferPointer,
+        unpremultiply: Bool,
+        linear: Bool = false
     ) {
         let count = row.count * 4
         let bytes = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -40,6 +46,7 @@ enum PixelConversion {
                     index += 4
                 }
             }
+            if linear { LinearLight.encode(floats, count: count) }
             // `max(0, x)` is 0 when x is NaN (a colour divided by a denormal alpha). Adding 1.5 * 2^23 to a value in
             // 0...255 leaves it, rounded to the nearest integer (halves to even, as the FPU rounds), in the low bits
             // of the sum's significand: a conversion without the trap check of `Int32(_:)`, so the loop vectorises.

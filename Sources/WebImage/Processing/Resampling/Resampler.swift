@@ -8,9 +8,16 @@ import Foundation
 public struct Resampler: Sendable {
     /// The reconstruction filter.
     public let filter: ResamplingFilter
+    /// Whether colour is filtered in linear light: sRGB's curve is undone before filtering and applied again after,
+    /// so that averages are averages of light (as libvips' resize in scRGB, imgproxy's
+    /// `IMGPROXY_USE_LINEAR_COLORSPACE`). Default `false`: filtering on the encoded values, as most tools do.
+    public let linearLight: Bool
 
-    /// Creates a resampler with `filter` (Lanczos3 by default).
-    public init(filter: ResamplingFilter = .lanczos3) { self.filter = filter }
+    /// Creates a resampler with `filter` (Lanczos3 by default), in linear light when `linearLight` is set.
+    public init(filter: ResamplingFilter = .lanczos3, linearLight: Bool = false) {
+        self.filter = filter
+        self.linearLight = linearLight
+    }
 
     /// `source` resampled to `size`. Pass `opaque: true` when every pixel is opaque to skip premultiplication.
     public func resample(_ source: PixelBuffer, to size: PixelSize, opaque: Bool? = nil) -> PixelBuffer {
@@ -19,6 +26,6 @@ public struct Resampler: Sendable {
         return SeparableConvolution(
             horizontal: ResamplingWeights.cached(inputSize: source.width, outputSize: size.width, filter: filter),
             vertical: ResamplingWeights.cached(inputSize: source.height, outputSize: size.height, filter: filter)
-        ).apply(to: source, opaque: opaque ?? source.isOpaque)
+        ).apply(to: source, opaque: opaque ?? source.isOpaque, linear: linearLight)
     }
 }

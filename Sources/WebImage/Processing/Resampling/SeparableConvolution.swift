@@ -10,8 +10,9 @@ struct SeparableConvolution {
     let horizontal: ResamplingWeights
     let vertical: ResamplingWeights
 
-    /// The convolved pixels; with `opaque`, premultiplication is skipped.
-    func apply(to source: PixelBuffer, opaque: Bool) -> PixelBuffer {
+    /// The convolved pixels; with `opaque`, premultiplication is skipped; with `linear`, colour is convolved in
+    /// linear light.
+    func apply(to source: PixelBuffer, opaque: Bool, linear: Bool = false) -> PixelBuffer {
         let (horizontal, vertical) = (horizontal, vertical)
         let size = PixelSize(width: horizontal.outputSize, height: vertical.outputSize)
         return PixelBuffer(width: size.width, height: size.height) { pixels in
@@ -20,7 +21,8 @@ struct SeparableConvolution {
                 let output = BandMemory(pixels.baseAddress!)
                 Self.parallelBands(size.height) { rows in
                     var band = ConvolutionBand(
-                        horizontal: horizontal, vertical: vertical, sourceWidth: source.width, opaque: opaque)
+                        horizontal: horizontal, vertical: vertical, sourceWidth: source.width, opaque: opaque,
+                        linear: linear)
                     for row in rows {
                         band.filterRow(
                             row, source: { input.bytes(at: $0 * source.bytesPerRow, count: source.bytesPerRow) },

@@ -2,8 +2,9 @@ import WebImage
 
 /// imgproxy's `prepare`: the geometry of the image as it now is, and the check that its work stays in the budget.
 ///
-/// The geometry planned from the header stays when the decoder shrank the image on load, or when the pixels have
-/// the header's size; otherwise (a trimmed image, a header that lied) it is planned again from the pixels. The size
+/// The geometry planned from the header stays when the decoder shrank the image on load (``ScaleOnLoadStep`` adapts
+/// it), or when the pixels have the header's size; otherwise (a trimmed image, a header that lied) it is planned
+/// again from the pixels. The size
 /// is the one after ``RotateAndFlipStep``, which runs next.
 struct PrepareStep: ProcessingStep {
     func apply(to context: inout ProcessingContext) throws(ImageServerError) {

@@ -1,0 +1,10 @@
+extension Settings {
+    // Pixels: shrink on load, linear light
+    static let disableShrinkOnLoad = Setting<Bool>(
+        "disable-shrink-on-load", .boolean, imgproxy: ["IMGPROXY_DISABLE_SHRINK_ON_LOAD"])
+    static let useLinearColorspace = Setting<Bool>(
+        "use-linear-colorspace", .boolean, imgproxy: ["IMGPROXY_USE_LINEAR_COLORSPACE"])
+
+    /// The settings of ``PixelOptions``.
+    static let pixels: [any SettingVariables] = [disableShrinkOnLoad, useLinearColorspace]
+}

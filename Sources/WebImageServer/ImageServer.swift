@@ -54,7 +54,7 @@ public final class ImageServer: Sendable {
         let fetcher = SourceFetcher(
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
-            s3Buckets: configuration.s3SourceBuckets, metrics: metrics,
+            s3Buckets: configuration.s3SourceBuckets, fetching: configuration.fetching, metrics: metrics,
             logger: configuration.logger)
         let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in
             try WatermarkProvider(watermark, fetcher: fetcher, coders: ImageCoders.default, limits: limits)
@@ -157,18 +157,32 @@ public final class ImageServer: Sendable {
     public func makeApplication(
         host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        makeApplication(address: .tcp(host: host, port: port)) { bound in await onServerRunning(bound.port ?? port) }
+    }
+
+    /// An application serving this server's routes at `address`, a TCP host and port or a Unix domain socket, under
+    /// ``ImageServerConfiguration/connectionTimeouts``; `onServerRunning` gets the address bound (with the port picked
+    /// for port 0).
+    public func makeApplication(
+        address: ServerAddress, onServerRunning: @escaping @Sendable (ServerAddress) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let router = Router()
         addRoutes(
             to: configuration.pathPrefix.isEmpty ? router.group() : router.group(RouterPath(configuration.pathPrefix)))
         // imgproxy's `IMGPROXY_MAX_CLIENTS` is a limit on open connections (Go's `netutil.LimitListener`): beyond it,
         // connections wait to be accepted until one closes.
         let clients = configuration.maxClients
+        let timeouts = configuration.connectionTimeouts
+        let keepAlive = timeouts.keepAlive == .zero ? nil : TimeAmount(timeouts.keepAlive)
         return Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionTimeoutHandler(timeouts: timeouts)], idleTimeout: keepAlive)),
             configuration: .init(
-                address: .hostname(host, port: port), serverName: nil,
+                address: address.bindAddress, serverName: nil,
                 availableConnectionsDelegate: clients > 0 ? MaximumAvailableConnections(clients) : nil),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in await onServerRunning(address.bound(port: channel.localAddress?.port)) },
             logger: configuration.logger)
     }
 

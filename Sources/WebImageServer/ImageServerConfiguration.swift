@@ -109,6 +109,13 @@ public struct ImageServerConfiguration: Sendable {
     /// The watermark image the `watermark` option lays over results, and its base opacity (imgproxy's
     /// `IMGPROXY_WATERMARK_*`); `nil` (the default) for none, when the option changes nothing.
     public var watermark: WatermarkConfiguration?
+    /// How sources are fetched: the `User-Agent`, the keep-alive of connections to origins, certificate checks and
+    /// the client's cookies passed on (imgproxy's fetcher and `cookies` settings).
+    public var fetching = FetchSettings()
+    /// How long a connection may take to send a request, to take a response and between requests (imgproxy's
+    /// `IMGPROXY_READ_REQUEST_TIMEOUT`, `IMGPROXY_WRITE_RESPONSE_TIMEOUT`, `IMGPROXY_KEEP_ALIVE_TIMEOUT`), for
+    /// ``ImageServer/makeApplication(address:onServerRunning:)``.
+    public var connectionTimeouts = ConnectionTimeouts()
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
     /// The path every route of ``ImageServer/makeApplication(host:port:onServerRunning:)`` is served under, `/health`
@@ -154,6 +161,8 @@ public struct ImageServerConfiguration: Sendable {
                 "preset", "\(name) uses a security option, which needs --allow-security-options")
         }
         try fallbackImage?.validate()
+        try connectionTimeouts.validate()
+        try fetching.validate()
         try ImageServerConfigurationError.check(maxClients, in: 0...1_000_000, "max-clients", "must be 0 or more")
         if forwardsToOwner, selfURL == nil || peers.isEmpty {
             throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")

@@ -29,6 +29,9 @@ public final class HTTPImageLoader: ImageLoading {
         /// ``SourceAddressPolicy/unrestricted`` (no check, no extra resolution). A refused address fails the load
         /// with ``WebImageError/Code/forbiddenSource`` before any connection to it is started.
         public var addressPolicy: SourceAddressPolicy = .unrestricted
+        /// How long an idle connection is kept for the next download from its host; default 60 s. Zero (or less)
+        /// closes each connection after its download.
+        public var idleConnectionTimeout: Duration = .seconds(60)
 
         /// The defaults.
         public init() {}
@@ -228,8 +231,9 @@ public final class HTTPImageLoader: ImageLoading {
             redirectConfiguration: .disallow,
             timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             connectionPool: .init(
-                idleTimeout: .seconds(60),
+                idleTimeout: TimeAmount(max(configuration.idleConnectionTimeout, .milliseconds(1))),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads)))
+        if configuration.idleConnectionTimeout <= .zero { client.maximumUsesPerConnection = 1 }
         if allowsInvalidCertificates {
             client.tlsConfiguration = HTTPClient.Configuration(certificateVerification: .none).tlsConfiguration
         }

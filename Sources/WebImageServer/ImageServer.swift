@@ -50,6 +50,7 @@ public final class ImageServer: Sendable {
         let memoryBytes = results == nil ? 0 : configuration.resultMemoryCacheSize
         let policy = SourcePolicy(
             allowedSources: configuration.allowedSources, localRoot: configuration.localRoot,
+            querySeparator: configuration.sourceQuerySeparator,
             s3Buckets: configuration.s3Sources == nil ? nil : configuration.s3SourceBuckets)
         let fetcher = SourceFetcher(
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
@@ -76,13 +77,16 @@ public final class ImageServer: Sendable {
         info =
             configuration.info.isEnabled
             ? InfoResponder(
-                parser: InfoURLParser(signer: configuration.signer, configuration: configuration.info), policy: policy,
+                parser: InfoURLParser(
+                    signer: configuration.signer, configuration: configuration.info,
+                    sourceURLs: configuration.sourceURLs), policy: policy,
                 fetcher: fetcher, gate: gate, metrics: metrics, secret: RequestSecret(configuration.secret),
                 limits: limits, ttl: configuration.ttl) : nil
         responder = ImageResponder(
             parser: ImageURLParser(
                 signer: configuration.signer, presets: configuration.presets,
-                defaults: configuration.optionDefaults, rules: configuration.optionRules),
+                defaults: configuration.optionDefaults, rules: configuration.optionRules,
+                sourceURLs: configuration.sourceURLs),
             policy: policy,
             fetcher: fetcher,
             store: store,

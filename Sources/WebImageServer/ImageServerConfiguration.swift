@@ -109,6 +109,13 @@ public struct ImageServerConfiguration: Sendable {
     /// The watermark image the `watermark` option lays over results, and its base opacity (imgproxy's
     /// `IMGPROXY_WATERMARK_*`); `nil` (the default) for none, when the option changes nothing.
     public var watermark: WatermarkConfiguration?
+    /// How the source part of a URL becomes the source URL (imgproxy's `IMGPROXY_BASE_URL`,
+    /// `IMGPROXY_URL_REPLACEMENTS`, `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`); the result is checked by
+    /// ``allowedSources`` and ``addressPolicy`` as any source. Default: sources as given.
+    public var sourceURLs = SourceURLRules()
+    /// Where the query of a `local://` or `s3://` source starts (imgproxy's `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`):
+    /// the rest is not part of the file's path or the object's key. Empty: nowhere. Default `?`.
+    public var sourceQuerySeparator = "?"
     /// How sources are fetched: the `User-Agent`, the keep-alive of connections to origins, certificate checks and
     /// the client's cookies passed on (imgproxy's fetcher and `cookies` settings).
     public var fetching = FetchSettings()

@@ -8,14 +8,28 @@ extension FuzzEntries {
         "p=pr:p/w:5/mb:100/skp:png", "s=msr:0.5/mrd:99999999999/maf:2/c:Infinity",
     ])
 
+    /// The source rewriting of the URL entry's inputs that start with 0x01.
+    static let urlSourceRules = {
+        var rules = SourceURLRules()
+        rules.baseURL = "http://base.example/"
+        rules.replacements = SourceURLRules.replacements(parsing: "mys3://*/=https://$1.s3.example/;a*b=x${1}y") ?? []
+        rules.base64IncludesFilename = true
+        return rules
+    }()
+
     /// The processing options of a URL path (the input as UTF-8) through the server's parser, with the security
     /// options allowed, and every promise the parser makes about what it accepts: the canonical path reads back as
     /// the same options, and the limits the security options set stay within what the server can hold.
     public static func url(_ data: Data) {
         var rules = OptionRules()
         rules.allowsSecurityOptions = true
-        let parser = ImageURLParser(signer: nil, presets: urlPresets ?? Presets(), rules: rules)
-        let path = String(decoding: data, as: UTF8.self)
+        // An input whose first byte is 0x01 is read, without it, with imgproxy's source rewriting on (base URL,
+        // replacements, a base64 file name): the same promises hold of the rewritten source.
+        let rewrites = data.first == 1
+        let parser = ImageURLParser(
+            signer: nil, presets: urlPresets ?? Presets(), rules: rules,
+            sourceURLs: rewrites ? urlSourceRules : SourceURLRules())
+        let path = String(decoding: data.dropFirst(rewrites ? 1 : 0), as: UTF8.self)
         guard let request = try? parser.parse(path.hasPrefix("/") ? path : "/" + path, now: 0) else { return }
         let options = request.options
         let limits = options.security.applied(to: ServerLimits())

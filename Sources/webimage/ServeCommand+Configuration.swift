@@ -69,6 +69,7 @@ extension ServeCommand {
         try telemetry.apply(to: &configuration)
         try listener.apply(to: &configuration)
         try fetching.apply(to: &configuration)
+        try urls.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10

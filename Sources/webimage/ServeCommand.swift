@@ -163,6 +163,8 @@ struct ServeCommand: AsyncParsableCommand {
     var listener: ListenerOptions
     @OptionGroup(title: "Fetching")
     var fetching: FetchingOptions
+    @OptionGroup(title: "Source URLs")
+    var urls: URLOptions
 
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.

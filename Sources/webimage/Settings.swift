@@ -110,7 +110,7 @@ enum Settings {
 
     /// Every setting, for the check at start and the list of the variables read.
     static let all: [any SettingVariables] = listed + formats + parity + info + svg + telemetry + listener + fetching
-        + environmentFile
+        + environmentFile + urls
 
     /// The settings of this file.
     private static let listed: [any SettingVariables] = [

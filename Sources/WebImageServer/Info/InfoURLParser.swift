@@ -16,11 +16,14 @@ public struct InfoURLParser: Sendable {
     public let signer: URLSigner?
     /// The allowed options, presets and security options.
     public let configuration: InfoConfiguration
+    /// How the source part becomes the source URL, as for image URLs.
+    public let sourceURLs: SourceURLRules
 
-    /// A parser with an optional signer and the `/info` settings.
-    public init(signer: URLSigner?, configuration: InfoConfiguration) {
+    /// A parser with an optional signer, the `/info` settings and the rewriting of sources.
+    public init(signer: URLSigner?, configuration: InfoConfiguration, sourceURLs: SourceURLRules = SourceURLRules()) {
         self.signer = signer
         self.configuration = configuration
+        self.sourceURLs = sourceURLs
     }
 
     /// Parses `path` (percent-encoded, starting with `/`, without `/info`) at Unix time `now`.
@@ -50,7 +53,7 @@ public struct InfoURLParser: Sendable {
             }
             sourceParts = rest
         }
-        let (source, _) = try ImageURLParser.decodeSource(sourceParts)
+        let (source, _) = try ImageURLParser.decodeSource(sourceParts, rules: sourceURLs)
         return InfoURLRequest(options: options, source: source)
     }
 

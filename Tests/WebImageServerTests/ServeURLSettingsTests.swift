@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import WebImageTesting
+
+/// imgproxy's source URL variables end to end, on a real `webimage serve` process started with only `IMGPROXY_*`
+/// variables: the rewritten sources are fetched from a local origin, and still pass the allowed sources and the
+/// address checks.
+@Suite("Serve: the source URL imgproxy variables")
+struct ServeURLSettingsTests {
+    @Test func theBaseURLAndTheReplacementsNameTheOrigin() async throws {
+        let origin = try await ServeFetchingTests.origin()
+        defer { Task { try? await origin.shutdown() } }
+        let base = origin.baseURL.absoluteString + "/"
+        let environment = [
+            "IMGPROXY_BASE_URL": base, "IMGPROXY_URL_REPLACEMENTS": "img://*/=\(base)$1.",
+            "IMGPROXY_BASE64_URL_INCLUDES_FILENAME": "true",
+        ]
+        _ = try await ServeLifecycleTests.serve(environment: environment, arguments: ["--no-cache"]) { server in
+            let encoded = Data("geometry.png".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+            for path in ["plain/geometry.png", "plain/img://geometry/png", encoded + "/cat.png"] {
+                let answer = try await ServeImgproxyEnvironmentTests.get(server + "/insecure/rs:fit:50:50/" + path)
+                #expect(answer.status == 200, "\(path): \(answer.body)")
+            }
+        }
+        #expect(origin.requestCount("/geometry.png") == 3)
+    }
+
+    @Test func rewrittenSourcesStillPassTheSourceRules() async throws {
+        let origin = try await ServeFetchingTests.origin()
+        defer { Task { try? await origin.shutdown() } }
+        let environment = [
+            "IMGPROXY_URL_REPLACEMENTS": "meta://=http://169.254.169.254/;own://=\(origin.baseURL.absoluteString)/",
+            "IMGPROXY_ALLOWED_SOURCES": "http://169.254.169.254/",
+        ]
+        _ = try await ServeLifecycleTests.serve(environment: environment, arguments: ["--no-cache"]) { server in
+            for path in ["plain/meta://latest/meta-data", "plain/own://geometry.png"] {
+                let answer = try await ServeImgproxyEnvironmentTests.get(server + "/insecure/rs:fit:50:50/" + path)
+                #expect(answer.status == 404, "\(path): \(answer.body)")
+            }
+        }
+        #expect(origin.stats.total == 0)
+    }
+
+    @Test func anImgproxy3NameStopsTheStartWithFailOnDeprecation() async throws {
+        let failing = try await ServeLifecycleTests.runOffPool(
+            [], environment: ["IMGPROXY_WRITE_TIMEOUT": "10", "IMGPROXY_FAIL_ON_DEPRECATION": "true"])
+        #expect(failing.status == 64)
+        #expect(failing.error.contains("IMGPROXY_WRITE_TIMEOUT is deprecated, use IMGPROXY_TIMEOUT"), "\(failing.error)")
+        let log = try await ServeLifecycleTests.serve(environment: ["IMGPROXY_CONCURRENCY": "2"]) { _ in }
+        #expect(log.contains("IMGPROXY_CONCURRENCY is deprecated, use IMGPROXY_WORKERS"), "\(log)")
+    }
+}

@@ -79,14 +79,15 @@ public final class ImageServer: Sendable {
             ? InfoResponder(
                 parser: InfoURLParser(
                     signer: configuration.signer, configuration: configuration.info,
-                    sourceURLs: configuration.sourceURLs), policy: policy,
+                    sourceURLs: configuration.sourceURLs, argumentsSeparator: configuration.argumentsSeparator),
+                policy: policy,
                 fetcher: fetcher, gate: gate, metrics: metrics, secret: RequestSecret(configuration.secret),
                 limits: limits, ttl: configuration.ttl) : nil
         responder = ImageResponder(
             parser: ImageURLParser(
                 signer: configuration.signer, presets: configuration.presets,
                 defaults: configuration.optionDefaults, rules: configuration.optionRules,
-                sourceURLs: configuration.sourceURLs),
+                sourceURLs: configuration.sourceURLs, argumentsSeparator: configuration.argumentsSeparator),
             policy: policy,
             fetcher: fetcher,
             store: store,

@@ -113,6 +113,10 @@ public struct ImageServerConfiguration: Sendable {
     /// `IMGPROXY_URL_REPLACEMENTS`, `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`); the result is checked by
     /// ``allowedSources`` and ``addressPolicy`` as any source. Default: sources as given.
     public var sourceURLs = SourceURLRules()
+    /// What separates an option's name and arguments in URLs and presets (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`),
+    /// and in the canonical URLs the cluster forwards; not empty. Default `:`. With another, a `:` in an option is
+    /// refused (404), since the canonical URL could not write it.
+    public var argumentsSeparator = ":"
     /// Where the query of a `local://` or `s3://` source starts (imgproxy's `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`):
     /// the rest is not part of the file's path or the object's key. Empty: nowhere. Default `?`.
     public var sourceQuerySeparator = "?"
@@ -169,6 +173,9 @@ public struct ImageServerConfiguration: Sendable {
         }
         try fallbackImage?.validate()
         try connectionTimeouts.validate()
+        guard !argumentsSeparator.isEmpty, !argumentsSeparator.contains("/") else {
+            throw ImageServerConfigurationError("arguments-separator", "must be non-empty, without /")
+        }
         try fetching.validate()
         try ImageServerConfigurationError.check(maxClients, in: 0...1_000_000, "max-clients", "must be 0 or more")
         if forwardsToOwner, selfURL == nil || peers.isEmpty {

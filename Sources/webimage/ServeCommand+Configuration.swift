@@ -32,6 +32,8 @@ extension ServeCommand {
         if let fileWarning { configuration.logger.warning("\(fileWarning)") }
         configuration.signer = try makeSigner()
         configuration.presets = try makePresets()
+        // Before the info presets, which are read with its arguments separator.
+        try urls.apply(to: &configuration)
         configuration.secret = try Settings.secret.resolve(secret)
         configuration.allowOrigin = try Settings.allowOrigin.resolve(allowOrigin)
         configuration.allowedSources = try Settings.allowedSources.resolve(allowedSources)
@@ -69,7 +71,6 @@ extension ServeCommand {
         try telemetry.apply(to: &configuration)
         try listener.apply(to: &configuration)
         try fetching.apply(to: &configuration)
-        try urls.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10
@@ -92,7 +93,8 @@ extension ServeCommand {
             }
             definitions += text.split(whereSeparator: \.isNewline).map(String.init)
         }
-        do { return try Presets(definitions: definitions) } catch {
+        let separator = try urls.resolvedArgumentsSeparator()
+        do { return try Presets(definitions: definitions, argumentsSeparator: separator) } catch {
             throw ValidationError("--preset: \(error.message)")
         }
     }

@@ -12,6 +12,8 @@ extension Settings {
         "base64-url-includes-filename", .boolean, imgproxy: ["IMGPROXY_BASE64_URL_INCLUDES_FILENAME"])
     static let sourceURLQuerySeparator = Setting<String>(
         "source-url-query-separator", .text, imgproxy: [sourceURLQuerySeparatorName])
+    static let argumentsSeparator = Setting<String>(
+        "arguments-separator", .text, imgproxy: ["IMGPROXY_ARGUMENTS_SEPARATOR"])
     static let failOnDeprecation = Setting<Bool>(
         "fail-on-deprecation", .boolean, imgproxy: ["IMGPROXY_FAIL_ON_DEPRECATION"])
 
@@ -29,6 +31,7 @@ extension Settings {
     /// The URL settings, for ``all``.
     static let urls: [any SettingVariables] = [
         baseURL, urlReplacements, base64URLIncludesFilename, sourceURLQuerySeparator, failOnDeprecation,
+        argumentsSeparator,
     ]
 }
 

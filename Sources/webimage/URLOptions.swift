@@ -20,10 +20,20 @@ struct URLOptions: ParsableArguments {
             "Where the query starts in local:// and s3:// sources; empty: nowhere (default: ?; "
                 + "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR).", valueName: "TEXT"))
     var sourceUrlQuerySeparator: String?
+    @Option(
+        help: ArgumentHelp(
+            "What separates an option's name and arguments in URLs and presets (default: :; "
+                + "IMGPROXY_ARGUMENTS_SEPARATOR).", valueName: "TEXT"))
+    var argumentsSeparator: String?
     @Flag(help: "Refuse to start when an imgproxy 3 variable name is set (IMGPROXY_FAIL_ON_DEPRECATION).")
     var failOnDeprecation = false
 
-    /// Sets `configuration.sourceURLs`; names the deprecated variables set, or throws for them with
+    /// The arguments separator of the flag or the environment, `:` by default.
+    func resolvedArgumentsSeparator() throws -> String {
+        try Settings.argumentsSeparator.resolve(argumentsSeparator) ?? ":"
+    }
+
+    /// Sets `configuration.sourceURLs` and the arguments separator; names the deprecated variables set, or throws for them with
     /// `--fail-on-deprecation`.
     func apply(to configuration: inout ImageServerConfiguration) throws {
         var rules = SourceURLRules()
@@ -32,6 +42,7 @@ struct URLOptions: ParsableArguments {
         rules.base64IncludesFilename = try Settings.base64URLIncludesFilename.resolve(
             switch: base64UrlIncludesFilename)
         configuration.sourceURLs = rules
+        configuration.argumentsSeparator = try resolvedArgumentsSeparator()
         // imgproxy reads its separator even when empty (no separator), unlike its other variables.
         let environment = ProcessInfo.processInfo.environment
         if let separator = sourceUrlQuerySeparator ?? Env.value("WEBIMAGE_SOURCE_URL_QUERY_SEPARATOR")

@@ -49,4 +49,18 @@ struct ServeURLSettingsTests {
         let log = try await ServeLifecycleTests.serve(environment: ["IMGPROXY_CONCURRENCY": "2"]) { _ in }
         #expect(log.contains("IMGPROXY_CONCURRENCY is deprecated, use IMGPROXY_WORKERS"), "\(log)")
     }
+
+    @Test func anArgumentsSeparatorSplitsURLsAndPresets() async throws {
+        let origin = try await ServeFetchingTests.origin()
+        defer { Task { try? await origin.shutdown() } }
+        let environment = ["IMGPROXY_ARGUMENTS_SEPARATOR": "~", "IMGPROXY_PRESETS": "thumb=rs~fit~40~40"]
+        _ = try await ServeLifecycleTests.serve(environment: environment, arguments: ["--no-cache"]) { server in
+            let source = origin.url("/geometry.png").absoluteString
+            for (options, status) in [("rs~fit~50~50", 200), ("pr~thumb", 200), ("rs:fit:50:50", 404)] {
+                let answer = try await ServeImgproxyEnvironmentTests.get(
+                    server + "/insecure/\(options)/plain/" + source + "@png")
+                #expect(answer.status == status, "\(options): \(answer.body)")
+            }
+        }
+    }
 }

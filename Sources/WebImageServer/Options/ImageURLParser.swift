@@ -16,16 +16,20 @@ public struct ImageURLParser: Sendable {
     public let signer: URLSigner?
     /// How the source part becomes the source URL (base URL, replacements, a base64 source's file name).
     public let sourceURLs: SourceURLRules
+    /// What separates an option's name and arguments (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`); `:` by default.
+    public let argumentsSeparator: String
     let options: OptionsParser
 
     /// A parser with an optional signer and presets, the options every request starts from, the rules of which
     /// options URLs may use and how sources are rewritten.
     public init(
         signer: URLSigner?, presets: Presets = Presets(), defaults: ProcessingOptions = ProcessingOptions(),
-        rules: OptionRules = OptionRules(), sourceURLs: SourceURLRules = SourceURLRules()
+        rules: OptionRules = OptionRules(), sourceURLs: SourceURLRules = SourceURLRules(),
+        argumentsSeparator: String = ":"
     ) {
         self.signer = signer
         self.sourceURLs = sourceURLs
+        self.argumentsSeparator = argumentsSeparator.isEmpty ? ":" : argumentsSeparator
         options = OptionsParser(presets: presets, rules: rules, defaults: defaults)
     }
 
@@ -37,14 +41,15 @@ public struct ImageURLParser: Sendable {
         var processing: ProcessingOptions
         let urlParts: [String]
         if options.rules.onlyPresets {
-            let names = parts[0].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let names = parts[0].components(separatedBy: argumentsSeparator)
             processing = try options.parse(presets: names, now: now)
             urlParts = Array(parts.dropFirst())
         } else {
             if ResizingType(rawValue: parts[0]) != nil {
                 throw .invalid("the deprecated basic URL format is not supported")
             }
-            let (urlOptions, remaining) = URLOption.split(parts)
+            let (urlOptions, remaining) = URLOption.split(parts, separator: argumentsSeparator)
+            try URLOption.checkCanonical(urlOptions, separator: argumentsSeparator)
             processing = try options.parse(urlOptions, now: now)
             urlParts = remaining
         }

@@ -33,8 +33,8 @@ struct URLOptions: ParsableArguments {
         try Settings.argumentsSeparator.resolve(argumentsSeparator) ?? ":"
     }
 
-    /// Sets `configuration.sourceURLs` and the arguments separator; names the deprecated variables set, or throws for them with
-    /// `--fail-on-deprecation`.
+    /// Sets `configuration.sourceURLs` and the arguments separator; names the deprecated variables set, or throws for
+    /// them with `--fail-on-deprecation`.
     func apply(to configuration: inout ImageServerConfiguration) throws {
         var rules = SourceURLRules()
         rules.baseURL = try Settings.baseURL.resolve(baseUrl) ?? ""

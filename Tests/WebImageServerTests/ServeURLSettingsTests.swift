@@ -45,7 +45,8 @@ struct ServeURLSettingsTests {
         let failing = try await ServeLifecycleTests.runOffPool(
             [], environment: ["IMGPROXY_WRITE_TIMEOUT": "10", "IMGPROXY_FAIL_ON_DEPRECATION": "true"])
         #expect(failing.status == 64)
-        #expect(failing.error.contains("IMGPROXY_WRITE_TIMEOUT is deprecated, use IMGPROXY_TIMEOUT"), "\(failing.error)")
+        let message = "IMGPROXY_WRITE_TIMEOUT is deprecated, use IMGPROXY_TIMEOUT"
+        #expect(failing.error.contains(message), "\(failing.error)")
         let log = try await ServeLifecycleTests.serve(environment: ["IMGPROXY_CONCURRENCY": "2"]) { _ in }
         #expect(log.contains("IMGPROXY_CONCURRENCY is deprecated, use IMGPROXY_WORKERS"), "\(log)")
     }
@@ -61,6 +62,33 @@ struct ServeURLSettingsTests {
                     server + "/insecure/\(options)/plain/" + source + "@png")
                 #expect(answer.status == status, "\(options): \(answer.body)")
             }
+        }
+    }
+
+    /// `webimage url` writes the canonical URL with the server's separator, which the server then answers.
+    @Test func webimageURLWritesTheServersSeparator() async throws {
+        let origin = try await ServeFetchingTests.origin()
+        defer { Task { try? await origin.shutdown() } }
+        let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
+        let source = origin.url("/geometry.png").absoluteString
+        let path = await ServeLifecycleTests.offPool { () -> String in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["url", source, "rs~fill~40~30/q~70", "--preset", "x=w~5"]
+            process.environment = ["PATH": "/usr/bin:/bin", "IMGPROXY_ARGUMENTS_SEPARATOR": "~"]
+            let output = Pipe()
+            process.standardOutput = output
+            guard (try? process.run()) != nil else { return "" }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(path.hasPrefix("/insecure/resizing_type~fill/width~40/height~30/quality~70/"), "\(path)")
+        _ = try await ServeLifecycleTests.serve(
+            environment: ["IMGPROXY_ARGUMENTS_SEPARATOR": "~"], arguments: ["--no-cache"]
+        ) { server in
+            let answer = try await ServeImgproxyEnvironmentTests.get(server + path)
+            #expect(answer.status == 200, "\(path): \(answer.body)")
         }
     }
 }

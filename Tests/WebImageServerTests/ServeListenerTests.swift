@@ -115,6 +115,22 @@ struct ServeListenerTests {
         }
     }
 
+    @Test(arguments: [
+        (["--network", "udp"], "--network"), (["--network", "unix"], "--network unix"),
+        (["--network", "tcp4", "--host", "::1"], "tcp4"), (["--network", "tcp6", "--host", "127.0.0.1"], "tcp6"),
+        (["--read-request-timeout", "0"], "--read-request-timeout"),
+        (["--write-response-timeout", "-1"], "--write-response-timeout"),
+        (["--keep-alive-timeout", "1e9"], "--keep-alive-timeout"),
+        (["--client-keep-alive-timeout", "-1"], "--client-keep-alive-timeout"),
+        (["--user-agent", "a\u{1}b"], "--user-agent"), (["--arguments-separator", "a/b"], "--arguments-separator"),
+        (["--url-replacements", "nothing"], "--url-replacements"),
+    ])
+    func listenerAndFetchingMistakesExit64(arguments: [String], mentions: String) async throws {
+        let (status, error) = try await ServeLifecycleTests.runOffPool(arguments)
+        #expect(status == 64, "\(arguments): \(error)")
+        #expect(error.contains(mentions), "\(error)")
+    }
+
     /// The port of `base` (`http://127.0.0.1:PORT`).
     static func port(_ base: String) throws -> Int { try #require(Int(base.split(separator: ":").last ?? "")) }
 

@@ -19,6 +19,18 @@ for path in "/x/rs:fill:300:200:1:1:so/plain/http://a.example/b.jpg@webp" \
     n=$((n + 1))
     printf %s "$path" > "$root/fuzz-url/seed-$n"
 done
+# The same entry with imgproxy's source rewriting on (a first byte 0x01): base URL, replacements, base64 file names.
+for path in "/x/rs:fit:10:10/plain/mys3://bucket/a/b.jpg" "/x/w:5/plain/aQQb/c.png@png" \
+    "/x/h:5/aHR0cDovL2EuZXhhbXBsZS9iLmpwZw.png/name.png" "/x/plain/http://base.example/x.jpg"; do
+    n=$((n + 1))
+    printf '\001%s' "$path" > "$root/fuzz-url/seed-$n"
+done
+# And with `~` as the arguments separator (a first byte 0x02).
+for path in "/x/rs~fill~300~200~1~1~so/pr~p/plain/http://a.example/b.jpg@webp" "/x/cb~a:b/w~5/plain/http://a/b" \
+    "/x/c~99999999999~Infinity~fp~0.5~0.5/fq~webp~70~jpg~60/aHR0cDovL2EuZXhhbXBsZS9iLmpwZw.png"; do
+    n=$((n + 1))
+    printf '\002%s' "$path" > "$root/fuzz-url/seed-$n"
+done
 # /info paths: every info option with ordinary and hostile numbers.
 i=0
 for path in '/_/plain/http://a/b.png' '/_/avg:1:0/dc:1:1/bh:4:3/th:1/ph:1/p:16/plain/http://a/b.png' \

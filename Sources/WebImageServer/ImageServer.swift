@@ -51,12 +51,14 @@ public final class ImageServer: Sendable {
         let memoryBytes = results == nil ? 0 : configuration.resultMemoryCacheSize
         let policy = SourcePolicy(
             allowedSources: configuration.allowedSources, localRoot: configuration.localRoot,
+            querySeparator: configuration.sourceQuerySeparator,
             s3Buckets: configuration.s3Sources == nil ? nil : configuration.s3SourceBuckets)
         let fetcher = SourceFetcher(
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
-            s3Buckets: configuration.s3SourceBuckets, propagatesTraces: configuration.propagatesTraceContextToOrigins,
-            metrics: metrics, logger: configuration.logger)
+            s3Buckets: configuration.s3SourceBuckets, fetching: configuration.fetching,
+            propagatesTraces: configuration.propagatesTraceContextToOrigins, metrics: metrics,
+            logger: configuration.logger)
         let coders = Self.coders(configuration)
         let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in
             try WatermarkProvider(watermark, fetcher: fetcher, coders: coders, limits: limits)
@@ -80,13 +82,17 @@ public final class ImageServer: Sendable {
         info =
             configuration.info.isEnabled
             ? InfoResponder(
-                parser: InfoURLParser(signer: configuration.signer, configuration: configuration.info), policy: policy,
+                parser: InfoURLParser(
+                    signer: configuration.signer, configuration: configuration.info,
+                    sourceURLs: configuration.sourceURLs, argumentsSeparator: configuration.argumentsSeparator),
+                policy: policy,
                 fetcher: fetcher, gate: gate, metrics: metrics, secret: RequestSecret(configuration.secret),
                 limits: limits, ttl: configuration.ttl) : nil
         responder = ImageResponder(
             parser: ImageURLParser(
                 signer: configuration.signer, presets: configuration.presets,
-                defaults: configuration.optionDefaults, rules: configuration.optionRules),
+                defaults: configuration.optionDefaults, rules: configuration.optionRules,
+                sourceURLs: configuration.sourceURLs, argumentsSeparator: configuration.argumentsSeparator),
             policy: policy,
             fetcher: fetcher,
             store: store,
@@ -212,18 +218,32 @@ public final class ImageServer: Sendable {
     public func makeApplication(
         host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        makeApplication(address: .tcp(host: host, port: port)) { bound in await onServerRunning(bound.port ?? port) }
+    }
+
+    /// An application serving this server's routes at `address`, a TCP host and port or a Unix domain socket, under
+    /// ``ImageServerConfiguration/connectionTimeouts``; `onServerRunning` gets the address bound (with the port picked
+    /// for port 0).
+    public func makeApplication(
+        address: ServerAddress, onServerRunning: @escaping @Sendable (ServerAddress) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let router = Router()
         addRoutes(
             to: configuration.pathPrefix.isEmpty ? router.group() : router.group(RouterPath(configuration.pathPrefix)))
         // imgproxy's `IMGPROXY_MAX_CLIENTS` is a limit on open connections (Go's `netutil.LimitListener`): beyond it,
         // connections wait to be accepted until one closes.
         let clients = configuration.maxClients
+        let timeouts = configuration.connectionTimeouts
+        let keepAlive = timeouts.keepAlive == .zero ? nil : TimeAmount(timeouts.keepAlive)
         return Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionTimeoutHandler(timeouts: timeouts)], idleTimeout: keepAlive)),
             configuration: .init(
-                address: .hostname(host, port: port), serverName: configuration.http.serverName,
+                address: address.bindAddress, serverName: configuration.http.serverName,
                 availableConnectionsDelegate: clients > 0 ? MaximumAvailableConnections(clients) : nil),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in await onServerRunning(address.bound(port: channel.localAddress?.port)) },
             logger: configuration.logger)
     }
 

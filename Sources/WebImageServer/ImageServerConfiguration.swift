@@ -127,6 +127,24 @@ public struct ImageServerConfiguration: Sendable {
     /// The watermark image the `watermark` option lays over results, and its base opacity (imgproxy's
     /// `IMGPROXY_WATERMARK_*`); `nil` (the default) for none, when the option changes nothing.
     public var watermark: WatermarkConfiguration?
+    /// How the source part of a URL becomes the source URL (imgproxy's `IMGPROXY_BASE_URL`,
+    /// `IMGPROXY_URL_REPLACEMENTS`, `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`); the result is checked by
+    /// ``allowedSources`` and ``addressPolicy`` as any source. Default: sources as given.
+    public var sourceURLs = SourceURLRules()
+    /// What separates an option's name and arguments in URLs and presets (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`),
+    /// and in the canonical URLs the cluster forwards; not empty. Default `:`. With another, a `:` in an option is
+    /// refused (404), since the canonical URL could not write it.
+    public var argumentsSeparator = ":"
+    /// Where the query of a `local://` or `s3://` source starts (imgproxy's `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`):
+    /// the rest is not part of the file's path or the object's key. Empty: nowhere. Default `?`.
+    public var sourceQuerySeparator = "?"
+    /// How sources are fetched: the `User-Agent`, the keep-alive of connections to origins, certificate checks and
+    /// the client's cookies passed on (imgproxy's fetcher and `cookies` settings).
+    public var fetching = FetchSettings()
+    /// How long a connection may take to send a request, to take a response and between requests (imgproxy's
+    /// `IMGPROXY_READ_REQUEST_TIMEOUT`, `IMGPROXY_WRITE_RESPONSE_TIMEOUT`, `IMGPROXY_KEEP_ALIVE_TIMEOUT`), for
+    /// ``ImageServer/makeApplication(address:onServerRunning:)``.
+    public var connectionTimeouts = ConnectionTimeouts()
     /// Where the server logs.
     public var logger = Logger(label: "webimage.serve")
     /// Where the one line per image or `/info` request goes, called on the request's task as its response is
@@ -189,6 +207,11 @@ public struct ImageServerConfiguration: Sendable {
                 "preset", "\(name) uses a security option, which needs --allow-security-options")
         }
         try fallbackImage?.validate()
+        try connectionTimeouts.validate()
+        guard !argumentsSeparator.isEmpty, !argumentsSeparator.contains("/") else {
+            throw ImageServerConfigurationError("arguments-separator", "must be non-empty, without /")
+        }
+        try fetching.validate()
         try ImageServerConfigurationError.check(maxClients, in: 0...1_000_000, "max-clients", "must be 0 or more")
         if forwardsToOwner, selfURL == nil || peers.isEmpty {
             throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")

@@ -34,7 +34,11 @@ struct InfoServeOptions: ParsableArguments {
             }
             definitions += text.split(whereSeparator: \.isNewline).map(String.init)
         }
-        do { configuration.info.presets = try InfoConfiguration.presets(definitions: definitions) } catch {
+        let separator = configuration.argumentsSeparator
+        do {
+            configuration.info.presets = try InfoConfiguration.presets(
+                definitions: definitions, argumentsSeparator: separator)
+        } catch {
             throw ValidationError("--info-preset: \(error.message)")
         }
         configuration.info.onlyPresets = try Settings.infoOnlyPresets.resolve(switch: infoOnlyPresets)

@@ -7,8 +7,8 @@ import WebImageServer
 /// What `webimage serve` runs with: the server's configuration and the settings of the process around it.
 struct ServeSetup {
     var configuration: ImageServerConfiguration
-    var host: String
-    var port: Int
+    /// Where the server listens.
+    var address: ServerAddress
     /// Seconds requests in flight may take after SIGTERM.
     var shutdownTimeout: Double
     var allocator: MemoryAllocator
@@ -18,6 +18,8 @@ extension ServeCommand {
     /// Every setting from its flag, its `WEBIMAGE_` variable or imgproxy's (``Settings``), checked; logs the one
     /// warning naming the `IMGPROXY_` variables that are ignored.
     func makeSetup() throws -> ServeSetup {
+        // Before any other setting is read: the file's variables stand for the environment's.
+        let fileWarning = try Settings.loadEnvironmentFile(flag: envLocalFilePath)
         try Settings.check()
         var configuration = ImageServerConfiguration()
         let logFormat = try parity.resolvedLogFormat()
@@ -33,8 +35,11 @@ extension ServeCommand {
         if let warning = ImgproxyVariables.warning(for: ProcessInfo.processInfo.environment) {
             configuration.logger.warning("\(warning)")
         }
+        if let fileWarning { configuration.logger.warning("\(fileWarning)") }
         configuration.signer = try makeSigner()
         configuration.presets = try makePresets()
+        // Before the info presets, which are read with its arguments separator.
+        try urls.apply(to: &configuration)
         configuration.secret = try Settings.secret.resolve(secret)
         configuration.allowOrigin = try Settings.allowOrigin.resolve(allowOrigin)
         configuration.allowedSources = try Settings.allowedSources.resolve(allowedSources)
@@ -72,6 +77,8 @@ extension ServeCommand {
         try pixels.apply(to: &configuration)
         try telemetry.apply(to: &configuration)
         try http.apply(to: &configuration)
+        try listener.apply(to: &configuration)
+        try fetching.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10
@@ -79,8 +86,9 @@ extension ServeCommand {
             throw ValidationError("--shutdown-timeout must be between 0 and 86400 seconds")
         }
         return ServeSetup(
-            configuration: configuration, host: try Settings.host.resolve(host) ?? "127.0.0.1",
-            port: try Settings.port.resolve(port) ?? 8080, shutdownTimeout: shutdownTimeout,
+            configuration: configuration,
+            address: try listener.address(host: Settings.host.resolve(host), port: Settings.port.resolve(port) ?? 8080),
+            shutdownTimeout: shutdownTimeout,
             allocator: try Settings.malloc.resolve(malloc) ?? .tuned)
     }
 
@@ -93,7 +101,8 @@ extension ServeCommand {
             }
             definitions += text.split(whereSeparator: \.isNewline).map(String.init)
         }
-        do { return try Presets(definitions: definitions) } catch {
+        let separator = try urls.resolvedArgumentsSeparator()
+        do { return try Presets(definitions: definitions, argumentsSeparator: separator) } catch {
             throw ValidationError("--preset: \(error.message)")
         }
     }

@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
             --workers images are processed at once; --queue-size more wait up to --queue-timeout; beyond either \
             the server answers 503 with Retry-After. SIGTERM or SIGINT stops accepting connections, lets requests in \
             flight finish within --shutdown-timeout, writes pending cache entries and exits 0. A bad configuration \
-            exits 64 at once. Prints `listening on http://HOST:PORT` once it accepts connections.
+            exits 64 at once. Prints `listening on http://HOST:PORT` (`unix:PATH` for a socket) once it accepts \
+            connections.
 
             Every option can also come from the environment: WEBIMAGE_<FLAG> (--max-src-file-size: \
             WEBIMAGE_MAX_SRC_FILE_SIZE; --peer: WEBIMAGE_PEERS; lists comma-separated; booleans 1/true/yes/on), \
@@ -89,6 +90,11 @@ struct ServeCommand: AsyncParsableCommand {
     var queueTimeout: Double?
     @Option(help: "glibc's allocator settings: tuned (fewer arenas, higher trim and mmap thresholds) or glibc.")
     var malloc: MemoryAllocator?
+    @Option(
+        help: ArgumentHelp(
+            "Set the KEY=value lines of this file in the environment first, over the variables already set "
+                + "(IMGPROXY_ENV_LOCAL_FILE_PATH).", valueName: "FILE"))
+    var envLocalFilePath: String?
     @Option(help: "Seconds requests in flight may take to finish after SIGTERM (default: 10).")
     var shutdownTimeout: Double?
     @Option(
@@ -159,6 +165,12 @@ struct ServeCommand: AsyncParsableCommand {
     var syslog: SyslogOptions
     @OptionGroup(title: "HTTP: Server header, health check, validators")
     var http: HTTPOptions
+    @OptionGroup(title: "Listener")
+    var listener: ListenerOptions
+    @OptionGroup(title: "Fetching")
+    var fetching: FetchingOptions
+    @OptionGroup(title: "Source URLs")
+    var urls: URLOptions
 
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.
@@ -182,9 +194,8 @@ struct ServeCommand: AsyncParsableCommand {
             // As imgproxy, the watermark and fallback images named by URL are fetched now: a failure stops the start.
             try await server.prepare()
         } catch { throw ValidationError(error.description) }
-        let host = setup.host
-        let app = server.makeApplication(host: host, port: setup.port) { port in
-            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        let app = server.makeApplication(address: setup.address) { bound in
+            FileHandle.standardOutput.write(Data("listening on \(bound)\n".utf8))
         }
         // Past the grace period the server is cancelled; 2 s later the process exits whatever is left
         // (ShutdownDeadline), rather than through ServiceGroup's cancellation timeout, which traps.

@@ -10,9 +10,9 @@ import WebImageStores
 enum Settings {
     // Server
     static let host = Setting<String>(
-        "host", .text, imgproxy: ["IMGPROXY_BIND"], imgproxyParser: BindAddress.parser.map { $0.host })
+        "host", .text, imgproxy: ["IMGPROXY_BIND"], imgproxyParser: BindAddress.imgproxyParser.map { $0.host })
     static let port = Setting<Int>(
-        "port", .integer, imgproxy: ["IMGPROXY_BIND"], imgproxyParser: BindAddress.parser.map { $0.port })
+        "port", .integer, imgproxy: ["IMGPROXY_BIND"], imgproxyParser: BindAddress.imgproxyParser.map { $0.port })
     static let secret = Setting<String>("secret", .text, imgproxy: ["IMGPROXY_SECRET"])
     static let allowOrigin = Setting<String>("allow-origin", .text, imgproxy: ["IMGPROXY_ALLOW_ORIGIN"])
     static let logLevel = Setting<Logger.Level>("log-level", .logLevel, imgproxy: ["IMGPROXY_LOG_LEVEL"])
@@ -110,7 +110,8 @@ enum Settings {
 
     /// Every setting, for the check at start and the list of the variables read.
     static let all: [any SettingVariables] =
-        listed + formats + parity + info + svg + telemetry + syslog + http + pixels
+        listed + formats + parity + info + svg + telemetry + syslog + http + pixels + listener + fetching
+        + environmentFile + urls
 
     /// The settings of this file.
     private static let listed: [any SettingVariables] = [

@@ -43,11 +43,15 @@ struct URLCommand: ParsableCommand {
             signer = made
         default: throw ValidationError("give both --key and --salt, or neither")
         }
+        // The server's separator, as `webimage serve` reads it from the environment.
+        let separator = Env.string("ARGUMENTS_SEPARATOR") ?? Env.value("IMGPROXY_ARGUMENTS_SEPARATOR") ?? ":"
         let presets: Presets
-        do { presets = try Presets(definitions: preset) } catch { throw ValidationError(error.message) }
+        do { presets = try Presets(definitions: preset, argumentsSeparator: separator) } catch {
+            throw ValidationError(error.message)
+        }
         do {
-            print(
-                try ImageURLBuilder(signer: signer, base: base).url(options: options, source: source, presets: presets))
+            let builder = ImageURLBuilder(signer: signer, base: base, argumentsSeparator: separator)
+            print(try builder.url(options: options, source: source, presets: presets))
         } catch {
             throw ValidationError(error.message)
         }

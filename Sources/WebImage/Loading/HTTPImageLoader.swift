@@ -33,6 +33,9 @@ public final class HTTPImageLoader: ImageLoading {
         /// propagates) into each request, so the origin can join the trace; default on. Nothing is written without
         /// a bootstrapped instrument.
         public var propagatesTraceContext = true
+        /// How long an idle connection is kept for the next download from its host; default 60 s. Zero (or less)
+        /// closes each connection after its download.
+        public var idleConnectionTimeout: Duration = .seconds(60)
 
         /// The defaults.
         public init() {}
@@ -232,8 +235,9 @@ public final class HTTPImageLoader: ImageLoading {
             redirectConfiguration: .disallow,
             timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             connectionPool: .init(
-                idleTimeout: .seconds(60),
+                idleTimeout: TimeAmount(max(configuration.idleConnectionTimeout, .milliseconds(1))),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, configuration.maxConcurrentDownloads)))
+        if configuration.idleConnectionTimeout <= .zero { client.maximumUsesPerConnection = 1 }
         if allowsInvalidCertificates {
             client.tlsConfiguration = HTTPClient.Configuration(certificateVerification: .none).tlsConfiguration
         }

@@ -58,7 +58,7 @@ struct PeerForwarder: Sendable {
         mount = configuration.selfURL.map { URL(string: $0.baseString)?.path ?? "" } ?? ""
         self.peers = peers
         ring = ConsistentHashRing(servers: [me] + peers.keys.sorted())
-        builder = ImageURLBuilder(signer: configuration.signer)
+        builder = ImageURLBuilder(signer: configuration.signer, argumentsSeparator: configuration.argumentsSeparator)
         logger = configuration.logger
         var http = HTTPClient.Configuration(
             redirectConfiguration: .disallow,

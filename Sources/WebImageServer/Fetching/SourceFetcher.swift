@@ -27,10 +27,13 @@ final class SourceFetcher: Sendable {
     /// origin to six downloads however many requests waited. With `propagatesTraces` origins get the trace context.
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
-        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), propagatesTraces: Bool = false,
+        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), fetching: FetchSettings = FetchSettings(),
+        propagatesTraces: Bool = false,
         metrics: ServerMetrics, logger: Logger
     ) {
         var options = ImageLoaderOptions()
+        options.userAgent = fetching.resolvedUserAgent
+        options.allowsInvalidCertificates = fetching.ignoresCertificateErrors
         options.timeout = limits.downloadTimeout
         options.maxBodySize = limits.maxSourceFileSize
         options.responseValidator = Self.imgproxyStatuses
@@ -42,6 +45,7 @@ final class SourceFetcher: Sendable {
         configuration.addressPolicy = addressPolicy
         configuration.connectTimeout = .seconds(5)
         configuration.propagatesTraceContext = propagatesTraces
+        configuration.idleConnectionTimeout = fetching.clientKeepAlive
         let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).
@@ -72,6 +76,22 @@ final class SourceFetcher: Sendable {
             throw Self.map(WebImageError(.bodyTooLarge, "source file is too big", url: url))
         }
         return Source(data: data, validators: result.validators)
+    }
+
+    /// The source bytes at `url` fetched with the client's `cookies` (a `Cookie` field): straight from the origin,
+    /// never from or into a cache or the shared tier, and not merged with other fetches, since the origin may answer
+    /// each client differently. A source that is not HTTP(S) is fetched as ``fetch(_:maxSize:)`` fetches it.
+    func fetch(_ url: URL, cookies: String, maxSize: Int? = nil) async throws(ImageServerError) -> Source {
+        guard HTTPImageLoader.canLoadScheme(of: url) else { return try await fetch(url, maxSize: maxSize) }
+        var options = loaderOptions
+        if let maxSize { options.maxBodySize = maxSize }
+        options.requestModifier = .headers(["Cookie": cookies])
+        do {
+            let response = try await origins.load(ImageLoadRequest(url: url, options: options))
+            return Source(
+                data: response.data,
+                validators: ImageValidators(etag: response.etag, lastModified: response.lastModified))
+        } catch { throw Self.map(error) }
     }
 
     /// The origin's answer to `url` as it is, whatever its status (imgproxy's stream of a `raw` request): `headers`

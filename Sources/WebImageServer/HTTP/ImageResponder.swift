@@ -32,7 +32,7 @@ struct ImageResponder: Sendable {
         let now = Int(Date().timeIntervalSince1970)
         let memo = AnsweredPaths.Key(path: path, accepts: acceptedFormats(request))
         var outcome: Outcome
-        if let repeated = await answerRepeated(memo, request: request, now: now) {
+        if !mayPassCookies(request), let repeated = await answerRepeated(memo, request: request, now: now) {
             outcome = repeated
         } else {
             let negotiation = Negotiation(accept: request.headers[.accept]?.lowercased() ?? "")
@@ -71,6 +71,13 @@ struct ImageResponder: Sendable {
             return
         }
         let format = FormatRequest(options: options, negotiation: negotiation, configuration: configuration)
+        if let cookies = passedCookies(request, source: url) {
+            if negotiates { headers[.vary] = "Accept" }
+            try await answerWithCookies(
+                cookies, url: url, parsed: parsed, format: format, request: request, headers: headers, now: now,
+                into: &outcome)
+            return
+        }
         let key = ResultKey(options: options, source: parsed.source, format: format)
         if negotiates { headers[.vary] = "Accept" }
 

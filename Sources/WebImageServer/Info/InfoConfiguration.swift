@@ -15,12 +15,15 @@ public struct InfoConfiguration: Sendable, Hashable {
     /// The defaults: enabled, every option allowed, no presets.
     public init() {}
 
-    /// Info presets from `NAME=opt:arg/opt:arg` definitions, each checked as info options.
+    /// Info presets from `NAME=opt:arg/opt:arg` definitions (arguments separated by `argumentsSeparator`), each
+    /// checked as info options.
     ///
     /// - Throws: ``ImageServerError`` naming the first bad definition or option.
-    public static func presets(definitions: [String]) throws(ImageServerError) -> Presets {
+    public static func presets(
+        definitions: [String], argumentsSeparator: String = ":"
+    ) throws(ImageServerError) -> Presets {
         var configuration = InfoConfiguration()
-        configuration.presets = try Presets(unvalidated: definitions)
+        configuration.presets = try Presets(unvalidated: definitions, argumentsSeparator: argumentsSeparator)
         try InfoURLParser.validate(configuration)
         return configuration.presets
     }

@@ -16,11 +16,20 @@ public struct InfoURLParser: Sendable {
     public let signer: URLSigner?
     /// The allowed options, presets and security options.
     public let configuration: InfoConfiguration
+    /// How the source part becomes the source URL, as for image URLs.
+    public let sourceURLs: SourceURLRules
+    /// What separates an option's name and arguments, as for image URLs.
+    public let argumentsSeparator: String
 
-    /// A parser with an optional signer and the `/info` settings.
-    public init(signer: URLSigner?, configuration: InfoConfiguration) {
+    /// A parser with an optional signer, the `/info` settings, the rewriting of sources and the arguments separator.
+    public init(
+        signer: URLSigner?, configuration: InfoConfiguration, sourceURLs: SourceURLRules = SourceURLRules(),
+        argumentsSeparator: String = ":"
+    ) {
         self.signer = signer
         self.configuration = configuration
+        self.sourceURLs = sourceURLs
+        self.argumentsSeparator = argumentsSeparator.isEmpty ? ":" : argumentsSeparator
     }
 
     /// Parses `path` (percent-encoded, starting with `/`, without `/info`) at Unix time `now`.
@@ -37,11 +46,11 @@ public struct InfoURLParser: Sendable {
         let sourceParts: [String]
         if configuration.onlyPresets {
             // As imgproxy: the first segment is the preset names, the rest the source.
-            let names = parts[0].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let names = parts[0].components(separatedBy: argumentsSeparator)
             try applyPresets(names, to: &options, used: [], context: context)
             sourceParts = Array(parts.dropFirst())
         } else {
-            let (urlOptions, rest) = URLOption.split(parts)
+            let (urlOptions, rest) = URLOption.split(parts, separator: argumentsSeparator)
             for option in urlOptions {
                 if !configuration.allowedOptions.isEmpty, !configuration.allowedOptions.contains(option.name) {
                     throw .invalid("forbidden info option \(option.name.prefix(64))")
@@ -50,7 +59,7 @@ public struct InfoURLParser: Sendable {
             }
             sourceParts = rest
         }
-        let (source, _) = try ImageURLParser.decodeSource(sourceParts)
+        let (source, _) = try ImageURLParser.decodeSource(sourceParts, rules: sourceURLs)
         return InfoURLRequest(options: options, source: source)
     }
 

@@ -17,16 +17,20 @@ public struct ImageURLBuilder: Sendable {
     public let signer: URLSigner?
     /// What goes before the path, such as `https://img.example.com`; empty for a path alone.
     public let base: String
+    /// What separates an option's name and arguments, the server's (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`).
+    public let argumentsSeparator: String
 
-    /// A builder that signs with `signer` and prefixes `base` (a trailing `/` is dropped).
-    public init(signer: URLSigner?, base: String = "") {
+    /// A builder that signs with `signer`, prefixes `base` (a trailing `/` is dropped) and writes options with
+    /// `argumentsSeparator`.
+    public init(signer: URLSigner?, base: String = "", argumentsSeparator: String = ":") {
         self.signer = signer
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        self.argumentsSeparator = argumentsSeparator.isEmpty ? ":" : argumentsSeparator
     }
 
     /// The canonical URL of `options` applied to `source`.
     public func url(_ options: ProcessingOptions, source: String) -> String {
-        let path = options.canonicalPath(source: source)
+        let path = options.canonicalPath(source: source, argumentsSeparator: argumentsSeparator)
         return base + "/" + (signer?.signature(for: path) ?? "insecure") + path
     }
 
@@ -38,8 +42,9 @@ public struct ImageURLBuilder: Sendable {
         options: String, source: String, presets: Presets = Presets(), now: Int = Int(Date().timeIntervalSince1970)
     ) throws(ImageServerError) -> String {
         let segments = options.split(separator: "/").map(String.init)
-        let (parsed, rest) = URLOption.split(segments)
+        let (parsed, rest) = URLOption.split(segments, separator: argumentsSeparator)
         guard rest.isEmpty else { throw .invalid("'\(rest[0].prefix(64))' is not an option (NAME:ARGS)") }
+        try URLOption.checkCanonical(parsed, separator: argumentsSeparator)
         return url(try OptionsParser(presets: presets).parse(parsed, now: now), source: source)
     }
 }

@@ -14,15 +14,22 @@ public struct ImageURLRequest: Sendable, Hashable {
 public struct ImageURLParser: Sendable {
     /// The signer; `nil` accepts any signature.
     public let signer: URLSigner?
+    /// How the source part becomes the source URL (base URL, replacements, a base64 source's file name).
+    public let sourceURLs: SourceURLRules
+    /// What separates an option's name and arguments (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`); `:` by default.
+    public let argumentsSeparator: String
     let options: OptionsParser
 
-    /// A parser with an optional signer and presets, the options every request starts from, and the rules of which
-    /// options URLs may use.
+    /// A parser with an optional signer and presets, the options every request starts from, the rules of which
+    /// options URLs may use and how sources are rewritten.
     public init(
         signer: URLSigner?, presets: Presets = Presets(), defaults: ProcessingOptions = ProcessingOptions(),
-        rules: OptionRules = OptionRules()
+        rules: OptionRules = OptionRules(), sourceURLs: SourceURLRules = SourceURLRules(),
+        argumentsSeparator: String = ":"
     ) {
         self.signer = signer
+        self.sourceURLs = sourceURLs
+        self.argumentsSeparator = argumentsSeparator.isEmpty ? ":" : argumentsSeparator
         options = OptionsParser(presets: presets, rules: rules, defaults: defaults)
     }
 
@@ -34,25 +41,28 @@ public struct ImageURLParser: Sendable {
         var processing: ProcessingOptions
         let urlParts: [String]
         if options.rules.onlyPresets {
-            let names = parts[0].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let names = parts[0].components(separatedBy: argumentsSeparator)
             processing = try options.parse(presets: names, now: now)
             urlParts = Array(parts.dropFirst())
         } else {
             if ResizingType(rawValue: parts[0]) != nil {
                 throw .invalid("the deprecated basic URL format is not supported")
             }
-            let (urlOptions, remaining) = URLOption.split(parts)
+            let (urlOptions, remaining) = URLOption.split(parts, separator: argumentsSeparator)
+            try URLOption.checkCanonical(urlOptions, separator: argumentsSeparator)
             processing = try options.parse(urlOptions, now: now)
             urlParts = remaining
         }
-        let (source, ext) = try Self.decodeSource(urlParts)
+        let (source, ext) = try Self.decodeSource(urlParts, rules: sourceURLs)
         // A raw request streams the source as it is: imgproxy ignores the extension then.
         if let ext, !processing.raw { processing.format = try OutputFormat.named(ext, option: "extension") }
         return ImageURLRequest(options: processing, source: source)
     }
 
-    /// The source URL and the extension, from the path segments after the options.
-    static func decodeSource(_ parts: [String]) throws(ImageServerError) -> (String, String?) {
+    /// The source URL (rewritten by `rules`) and the extension, from the path segments after the options.
+    static func decodeSource(
+        _ parts: [String], rules: SourceURLRules = SourceURLRules()
+    ) throws(ImageServerError) -> (String, String?) {
         guard !parts.isEmpty else { throw .invalid("image URL is empty") }
         if parts[0] == "plain" && parts.count > 1 {
             let joined = parts.dropFirst().joined(separator: "/")
@@ -62,9 +72,9 @@ public struct ImageURLParser: Sendable {
             guard let source = String(halves[0]).removingPercentEncoding else {
                 throw .invalid("invalid URL encoding")
             }
-            return (source, halves.count == 2 && !halves[1].isEmpty ? String(halves[1]) : nil)
+            return (rules.apply(to: source), halves.count == 2 && !halves[1].isEmpty ? String(halves[1]) : nil)
         }
-        let joined = parts.joined()
+        let joined = (parts.count > 1 && rules.base64IncludesFilename ? parts.dropLast() : parts[...]).joined()
         let halves = joined.split(separator: ".", omittingEmptySubsequences: false)
         guard !halves[0].isEmpty else { throw .invalid("image URL is empty") }
         guard halves.count <= 2 else { throw .invalid("multiple formats are specified") }
@@ -74,7 +84,7 @@ public struct ImageURLParser: Sendable {
         }
         // `=` alone is valid base64 for no bytes at all (found by fuzz-url: its canonical path did not read back).
         guard !source.isEmpty else { throw .invalid("image URL is empty") }
-        return (source, halves.count == 2 && !halves[1].isEmpty ? String(halves[1]) : nil)
+        return (rules.apply(to: source), halves.count == 2 && !halves[1].isEmpty ? String(halves[1]) : nil)
     }
 
     /// The segments after the signature of `path` (image and `/info` URLs alike), once the signature is checked:

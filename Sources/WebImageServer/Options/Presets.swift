@@ -5,12 +5,13 @@ public struct Presets: Sendable, Hashable {
     /// No presets.
     public init() { table = [:] }
 
-    /// Parses `NAME=opt:arg/opt:arg` definitions; blank lines and `#` comments are skipped.
+    /// Parses `NAME=opt:arg/opt:arg` definitions, their arguments separated by `argumentsSeparator` as URLs' are
+    /// (imgproxy's `IMGPROXY_ARGUMENTS_SEPARATOR`); blank lines and `#` comments are skipped.
     ///
     /// - Throws: ``ImageServerError`` (status 404 kind) naming the first bad definition, or the first preset whose
     ///   options do not parse.
-    public init(definitions: [String]) throws(ImageServerError) {
-        try self.init(unvalidated: definitions)
+    public init(definitions: [String], argumentsSeparator: String = ":") throws(ImageServerError) {
+        try self.init(unvalidated: definitions, argumentsSeparator: argumentsSeparator)
         // The security options parse here; whether a URL may use them is the server's rule
         // (``ImageServerConfiguration/validate()`` refuses presets that use them when it does not allow them).
         var rules = OptionRules()
@@ -27,7 +28,7 @@ public struct Presets: Sendable, Hashable {
     }
 
     /// Parses the definitions without checking the options (info presets hold info options).
-    init(unvalidated definitions: [String]) throws(ImageServerError) {
+    init(unvalidated definitions: [String], argumentsSeparator: String = ":") throws(ImageServerError) {
         table = [:]
         for definition in definitions {
             let trimmed = definition.trimmingSpaces
@@ -37,8 +38,10 @@ public struct Presets: Sendable, Hashable {
             let name = String(halves[0]).trimmingSpaces
             let value = String(halves[1]).trimmingSpaces
             guard !name.isEmpty, !value.isEmpty else { throw .invalid("empty preset name or value: \(trimmed)") }
-            let (options, rest) = URLOption.split(value.split(separator: "/").map(String.init))
+            let (options, rest) = URLOption.split(
+                value.split(separator: "/").map(String.init), separator: argumentsSeparator)
             guard rest.isEmpty else { throw .invalid("invalid preset value: \(trimmed)") }
+            try URLOption.checkCanonical(options, separator: argumentsSeparator)
             table[name] = options
         }
     }

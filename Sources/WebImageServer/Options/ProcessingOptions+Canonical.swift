@@ -7,8 +7,16 @@ extension ProcessingOptions {
     /// README's option table), then the source in URL-safe base64 and the format as the extension. A load balancer
     /// that hashes URLs then sends every request for one result to one node. Presets are written out as the options
     /// they set.
-    public func canonicalPath(source: String) -> String {
-        let segments = OptionTable.pathEntries.compactMap { $0.write(self) }
+    public func canonicalPath(source: String) -> String { canonicalPath(source: source, argumentsSeparator: ":") }
+
+    /// ``canonicalPath(source:)`` with `argumentsSeparator` between each option's name and arguments (imgproxy's
+    /// `IMGPROXY_ARGUMENTS_SEPARATOR`): the server refuses a `:` in an option when its separator is another, so the
+    /// writers' `:` are all separators.
+    public func canonicalPath(source: String, argumentsSeparator: String) -> String {
+        var segments = OptionTable.pathEntries.compactMap { $0.write(self) }
+        if argumentsSeparator != ":", !argumentsSeparator.isEmpty {
+            segments = segments.map { $0.replacingOccurrences(of: ":", with: argumentsSeparator) }
+        }
         var encoded = Base64URL.encode(Array(source.utf8))
         // A source with no option before it whose base64 spells a resizing type (`fill` is "~)e") would read as
         // imgproxy's deprecated basic URL format; base64 may be split by slashes, so split it (found by fuzz-url).

@@ -9,9 +9,12 @@ struct SourcePolicy: Sendable {
     let localRoot: URL?
     /// The buckets `s3://bucket/key` sources may name; `nil` when S3 sources are off (no `--s3-source-endpoint`).
     let s3Buckets: S3BucketPolicy?
+    /// Where the query of a `local://` or `s3://` source starts; empty: nowhere.
+    let querySeparator: String
 
-    init(allowedSources: [String], localRoot: URL?, s3Buckets: S3BucketPolicy? = nil) {
+    init(allowedSources: [String], localRoot: URL?, querySeparator: String = "?", s3Buckets: S3BucketPolicy? = nil) {
         self.allowedSources = allowedSources.map(SourcePattern.init)
+        self.querySeparator = querySeparator
         self.localRoot = localRoot.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
         self.s3Buckets = s3Buckets
     }
@@ -32,6 +35,7 @@ struct SourcePolicy: Sendable {
             return try localURL(source)
         case "s3":
             guard let buckets = s3Buckets else { throw .invalid("S3 sources are not enabled") }
+            let url = try objectURL(source)
             guard let bucket = url.host, !bucket.isEmpty, url.path.count > 1 else {
                 throw .invalid("invalid S3 source")
             }
@@ -43,11 +47,25 @@ struct SourcePolicy: Sendable {
         }
     }
 
+    /// `text` up to the query separator, as imgproxy cuts a `local://` path or an `s3://` key (a `#` is part of
+    /// it, not a fragment).
+    private func withoutQuery(_ text: String) -> String {
+        guard !querySeparator.isEmpty, let range = text.range(of: querySeparator) else { return text }
+        return String(text[..<range.lowerBound])
+    }
+
+    /// `s3://bucket/key` with the key up to the query separator, its `?` and `#` part of the key.
+    private func objectURL(_ source: String) throws(ImageServerError) -> URL {
+        let key = withoutQuery(String(source.dropFirst("s3://".count)))
+            .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+        guard let url = URL(string: "s3://" + key) else { throw .invalid("invalid S3 source") }
+        return url
+    }
+
     /// `local:///path` as a file under the root: no `..`, no encoded traversal, no symlink leading outside.
     private func localURL(_ source: String) throws(ImageServerError) -> URL {
         guard let root = localRoot else { throw .invalid("local sources are not enabled") }
-        var path = String(source.dropFirst("local://".count))
-        if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<query]) }
+        let path = withoutQuery(String(source.dropFirst("local://".count)))
         guard let decoded = path.removingPercentEncoding, !decoded.contains("\0") else {
             throw .invalid("invalid local path")
         }

@@ -95,9 +95,9 @@ public struct ImageServerConfiguration: Sendable {
     public var sanitizesSVG = true
     /// The source formats whose loaders' own limits are lifted, as imgproxy's `IMGPROXY_PNG_UNLIMITED`,
     /// `IMGPROXY_SVG_UNLIMITED` and `IMGPROXY_TIFF_UNLIMITED` lift libvips' (`unlimited`): PNG, libspng's chunk
-    /// limits (``PNGCoder/isUnlimited``); SVG, the 10 MiB document limit (`--max-src-file-size` then bounds it, up to
+    /// limits (`PNGCoder.isUnlimited`); SVG, the 10 MiB document limit (`--max-src-file-size` then bounds it, up to
     /// 1 GiB; the element count and the render time stay bounded); TIFF, libtiff's allocation limit
-    /// (``TIFFCoder/isUnlimited``). The resolution and frame limits apply either way. Default none, as imgproxy's;
+    /// (`TIFFCoder.isUnlimited`). The resolution and frame limits apply either way. Default none, as imgproxy's;
     /// another format is a configuration error.
     public var unlimitedFormats: Set<ImageFormat> = []
     /// Which source addresses the loader may connect to, checked at every connection and redirect (the SSRF

@@ -11,7 +11,7 @@ public enum GeometryCalculator {
     ///     result is scaled down to it. 0 disables the limit.
     ///   - loaded: the size the source was decoded at (upright) when it was shrunk on load, `nil` (or `source`)
     ///     when not: the crop and the scale then apply to the smaller image as imgproxy's scale on load makes them
-    ///     (``ScaleOnLoad``).
+    ///     (`ScaleOnLoad`).
     public static func geometry(
         source: PixelSize, options o: ProcessingOptions, maxResultDimension: Int, loaded: PixelSize? = nil
     ) -> ResultGeometry {

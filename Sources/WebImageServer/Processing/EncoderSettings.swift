@@ -22,7 +22,7 @@ public struct EncoderSettings: Sendable, Hashable {
     /// libwebp's method, 1 (fastest) to 6 (smallest files), imgproxy's range and libvips' WebP effort. Default 4, as
     /// imgproxy's (and libwebp's).
     public var webpEffort = 4
-    /// libwebp's preset. Default ``WebPPreset/default``, as imgproxy's.
+    /// libwebp's preset. Default `WebPPreset.default`, as imgproxy's.
     public var webpPreset = WebPPreset.default
     /// The AVIF encoder's speed, 0 (slowest, smallest) to 9 (imgproxy's range). Default 8, as imgproxy's. imgproxy
     /// hands libvips the effort `9 - speed`, which libvips hands libheif as the speed `9 - effort`, and libheif's

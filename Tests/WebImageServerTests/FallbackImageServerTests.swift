@@ -40,10 +40,11 @@ struct FallbackImageServerTests {
 
     /// `Cache-Control` as imgproxy's response writer sets it: without a fallback TTL, none on an error status and the
     /// TTL on another; with one, that TTL even past the server's TTL, shortened by `expires`.
-    @Test(arguments: [
-        (0, 0, "", nil), (200, 0, "", "max-age=31536000, public"), (0, 60, "", "max-age=60, public"),
-        (200, 100_000_000, "", "max-age=100000000, public"), (0, 60, "exp:EXPIRES/", "max-age=30, public"),
-    ] as [(Int, Int, String, String?)])
+    @Test(
+        arguments: [
+            (0, 0, "", nil), (200, 0, "", "max-age=31536000, public"), (0, 60, "", "max-age=60, public"),
+            (200, 100_000_000, "", "max-age=100000000, public"), (0, 60, "exp:EXPIRES/", "max-age=30, public"),
+        ] as [(Int, Int, String, String?)])
     func theCacheControlOfAFallback(status: Int, ttl: Int, options: String, expected: String?) async throws {
         try await ServerHarness.run(configure: {
             $0.fallbackImage = FallbackImageConfiguration(source: .data(Self.fallback), statusCode: status, ttl: ttl)

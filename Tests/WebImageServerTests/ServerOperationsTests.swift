@@ -146,7 +146,10 @@ struct ServerOperationsTests {
     }
 
     @Test func avifAndGIFResultsAndAnimatedGIFStaysAnimated() async throws {
-        try await ServerHarness.run(configure: { $0.autoAVIF = true; $0.autoWebP = true }) { harness in
+        try await ServerHarness.run(configure: {
+            $0.autoAVIF = true
+            $0.autoWebP = true
+        }) { harness in
             let avif = try await harness.get(harness.url("w:50", "/geometry.png", ext: "avif"))
             #expect(avif.headers[.contentType] == "image/avif")
             #expect(try ServerHarness.image(avif).size == PixelSize(width: 50, height: 25))

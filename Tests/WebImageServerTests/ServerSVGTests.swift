@@ -88,7 +88,10 @@ struct ServerSVGTests {
     /// With `--always-rasterize-svg`, a URL without a format renders to the negotiated format, else the first
     /// preferred one with alpha.
     @Test func alwaysRasterizingNegotiatesTheFormat() async throws {
-        try await ServerHarness.run(configure: { $0.alwaysRasterizesSVG = true; $0.autoWebP = true }) { harness in
+        try await ServerHarness.run(configure: {
+            $0.alwaysRasterizesSVG = true
+            $0.autoWebP = true
+        }) { harness in
             Self.register(harness)
             let webp = try await harness.get(harness.url("w:80", "/logo.svg"), headers: [.accept: "image/webp"])
             #expect(webp.headers[.contentType] == "image/webp")

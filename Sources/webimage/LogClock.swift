@@ -32,12 +32,14 @@ struct LogClock {
         return utcText + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
-    private static func second(_ date: Date) -> Int {
+    /// `date`'s whole second since 1970, bounded.
+    static func second(_ date: Date) -> Int {
         let interval = date.timeIntervalSince1970.rounded(.down)
         return interval.isFinite ? Int(max(min(interval, 1e12), 0)) : 0
     }
 
-    private static func format(_ second: Int, _ pattern: String, local: Bool) -> String {
+    /// `second` (since 1970) as `strftime` writes `pattern`, in local time or UTC.
+    static func format(_ second: Int, _ pattern: String, local: Bool) -> String {
         var time = time_t(second)
         var parts = tm()
         _ = local ? localtime_r(&time, &parts) : gmtime_r(&time, &parts)

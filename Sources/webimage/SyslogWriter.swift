@@ -73,12 +73,7 @@ struct SyslogWriter: Sendable {
 
     /// Go's `time.Stamp` in local time for the local daemon, RFC 3339 for a network one.
     private func timestamp(_ date: Date) -> String {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        _ = local ? localtime_r(&time, &parts) : gmtime_r(&time, &parts)
-        var buffer = [CChar](repeating: 0, count: 40)
-        let count = strftime(&buffer, buffer.count, local ? "%b %e %H:%M:%S" : "%Y-%m-%dT%H:%M:%SZ", &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        LogClock.format(LogClock.second(date), local ? "%b %e %H:%M:%S" : "%Y-%m-%dT%H:%M:%SZ", local: local)
     }
 
     private static func connectUnix(_ path: String, type: Int32) -> Int32? {

@@ -171,6 +171,8 @@ struct ServeCommand: AsyncParsableCommand {
     var fetching: FetchingOptions
     @OptionGroup(title: "Source URLs")
     var urls: URLOptions
+    @OptionGroup(title: "Memory")
+    var memory: MemoryOptions
 
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.
@@ -182,6 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
         let exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
         if let exporter { TelemetryOptions.apply(exporter, to: &configuration) }
         let gracePeriod = Self.duration(setup.shutdownTimeout)
+        let ticker = try memory.ticker(logger: configuration.logger)
         setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
         if let shared = configuration.sharedStore, await shared.bucketExists() != true {
             configuration.logger.warning(
@@ -208,7 +211,10 @@ struct ServeCommand: AsyncParsableCommand {
         var group = ServiceGroupConfiguration(
             services: (exporter.map { [.init(service: $0.service)] } ?? []) + [.init(service: app)]
                 + (metricsApp.map { [$0] } ?? [])
-                + [.init(service: deadline, successTerminationBehavior: .ignore)],
+                + [
+                    .init(service: deadline, successTerminationBehavior: .ignore),
+                    .init(service: ticker, successTerminationBehavior: .ignore),
+                ],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger)
         group.maximumGracefulShutdownDuration = gracePeriod
         group.maximumCancellationDuration = nil

@@ -40,7 +40,9 @@ struct MemoryTicker: Service {
         var found: [String: Int] = [:]
         for line in status.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":"), names.contains(String(line[..<colon])) else { continue }
-            let number = line[line.index(after: colon)...].split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
+            let number = line[line.index(after: colon)...].split(whereSeparator: \.isWhitespace).first.flatMap {
+                Int($0)
+            }
             if let number { found[String(line[..<colon])] = number }
         }
         return found

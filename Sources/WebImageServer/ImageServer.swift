@@ -129,8 +129,6 @@ public final class ImageServer: Sendable {
     /// ``ImageServerConfiguration/secret`` image requests must carry it; the landing page, `health`, `metrics`, `HEAD`
     /// and `OPTIONS` need not, as in imgproxy.
     public func addRoutes<Context: RequestContext>(to parent: RouterGroup<Context>) {
-        let responder = responder
-        let log = RequestLog(logger: configuration.logger, sink: configuration.requestLog)
         let group = parent.group().add(
             middleware: StandardHeadersMiddleware<Context>(
                 allowOrigin: configuration.allowOrigin, serverName: configuration.http.serverName))
@@ -149,7 +147,8 @@ public final class ImageServer: Sendable {
             named.append(path)
         }
         let shared = configuration.sharedStore
-        group.get("metrics") { _, _ in Self.metrics(responder.metrics, shared: shared) }
+        let metrics = responder.metrics
+        group.get("metrics") { _, _ in Self.metrics(metrics, shared: shared) }
         if let purge {
             group.post("admin/purge") { request, _ in await purge.respond(request) }
             named.append("admin/purge")
@@ -159,27 +158,34 @@ public final class ImageServer: Sendable {
             group.head(path) { _, _ in Self.headAnswer(ttl: ttl) }
             group.on(path, method: .options) { _, _ in Response.text(.ok, "") }
         }
-        // An image or info request: timed, counted in progress, logged.
-        let metrics = responder.metrics
-        func handler(
-            _ respond: @escaping @Sendable (String, Request) async -> RequestOutcome
-        ) -> @Sendable (Request, Context) async throws -> Response {
-            { request, context in
-                let start = ContinuousClock.now
-                metrics.started()
-                let outcome = await respond(Self.imagePath(request, context: context), request)
-                let seconds = start.secondsUntilNow
-                metrics.finished(seconds: seconds)
-                log.record(outcome, method: request.method, seconds: seconds)
-                return outcome.response
-            }
-        }
-        let image = handler { path, request in await responder.respond(path: path, request: request) }
         if let info {
-            let answer = handler { path, request in await info.respond(path: path, request: request) }
-            traced.get("info/**", use: answer)
+            traced.get("info/**", use: timed { path, request in await info.respond(path: path, request: request) })
         }
-        traced.get("**", use: image)
+        traced.get("**", use: imageHandler())
+    }
+
+    /// The image route's handler: ``timed(_:)`` around the image responder.
+    func imageHandler<Context: RequestContext>() -> @Sendable (Request, Context) async throws -> Response {
+        let responder = responder
+        return timed { path, request in await responder.respond(path: path, request: request) }
+    }
+
+    /// An image or info request's handler: `respond` timed, counted in progress and logged.
+    private func timed<Context: RequestContext>(
+        _ respond: @escaping @Sendable (String, Request) async -> RequestOutcome
+    ) -> @Sendable (Request, Context) async throws -> Response {
+        let (metrics, log) = (
+            responder.metrics, RequestLog(logger: configuration.logger, sink: configuration.requestLog)
+        )
+        return { request, context in
+            let start = ContinuousClock.now
+            metrics.started()
+            let outcome = await respond(Self.imagePath(request, context: context), request)
+            let seconds = start.secondsUntilNow
+            metrics.finished(seconds: seconds)
+            log.record(outcome, method: request.method, seconds: seconds)
+            return outcome.response
+        }
     }
 
     /// An application serving only this server's routes on `host:port` (port 0 picks a free one), accepting at most
@@ -199,13 +205,22 @@ public final class ImageServer: Sendable {
         let router = Router()
         addRoutes(
             to: configuration.pathPrefix.isEmpty ? router.group() : router.group(RouterPath(configuration.pathPrefix)))
+        let direct = configuration.pathPrefix.isEmpty && !configuration.tracesRequests
+        let http = configuration.http
+        let responder = ImageServerResponder(
+            router: router.buildResponder(), image: direct ? imageHandler() : nil,
+            routedSegments: [
+                "", "health", "metrics", "info", "admin",
+                ImageServerResponder<BasicRequestContext>.firstSegment(of: http.healthCheckPath),
+            ],
+            headers: StandardHeadersMiddleware(allowOrigin: configuration.allowOrigin, serverName: http.serverName))
         // imgproxy's `IMGPROXY_MAX_CLIENTS` is a limit on open connections (Go's `netutil.LimitListener`): beyond it,
         // connections wait to be accepted until one closes.
         let clients = configuration.maxClients
         let timeouts = configuration.connectionTimeouts
         let keepAlive = timeouts.keepAlive == .zero ? nil : TimeAmount(timeouts.keepAlive)
         return Application(
-            router: router,
+            responder: responder,
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [ConnectionTimeoutHandler(timeouts: timeouts)], idleTimeout: keepAlive)),

@@ -63,6 +63,29 @@ struct HTTPSurfaceTests {
         }
     }
 
+    /// A method no route has gets the router's 404 with the headers every answer carries, as imgproxy's router
+    /// answers it; a `GET` to the server's own paths (`/health/...` included) still reaches their routes, not the
+    /// image handler that takes every other `GET` directly.
+    @Test func unknownMethodsGetTheStandardHeadersAndOwnPathsKeepTheirRoutes() async throws {
+        try await ServerHarness.run(configure: { $0.http.healthCheckPath = "/ping/me" }) { harness in
+            for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+                for path in ["/x", "/insecure/w:10/plain/" + harness.source("/geometry.png"), "/health"] {
+                    let answer = try await harness.get(path, method: method)
+                    #expect(answer.status == .notFound || answer.status == .methodNotAllowed, "\(method) \(path)")
+                    #expect(answer.headers[Self.requestID]?.count == 21, "\(method) \(path)")
+                    #expect(answer.headers[.server] == "imgproxy", "\(method) \(path)")
+                }
+            }
+            #expect(String(buffer: try await harness.get("/health").body) == "imgproxy is running")
+            #expect(String(buffer: try await harness.get("/ping/me").body) == "imgproxy is running")
+            #expect(try await harness.get("/metrics").headers[.contentType]?.hasPrefix("text/plain") == true)
+            #expect(try await harness.get("/").headers[.contentType] == "text/html; charset=utf-8")
+            let image = try await harness.get(harness.url("w:10", "/geometry.png"))
+            #expect(image.status == .ok && image.headers[.contentType] == "image/png")
+            #expect(harness.origin.stats.total == 1, "only the image request fetched")
+        }
+    }
+
     @Test func serverNameHealthMessageAndSecondHealthPathAreSettings() async throws {
         try await ServerHarness.run(configure: {
             $0.http.serverName = "images/2"

@@ -20,6 +20,12 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
+        decorate(&response, for: request)
+        return response
+    }
+
+    /// Puts the headers on `response`, the answer to `request`.
+    func decorate(_ response: inout Response, for request: Request) {
         response.headers[.server] = serverName
         if response.headers[.contentSecurityPolicy] == nil {
             response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
@@ -29,7 +35,6 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.accessControlAllowOrigin] = allowOrigin
             response.headers[.accessControlAllowMethods] = Self.allowMethods
         }
-        return response
     }
 
     /// `given` when it is a valid request ID, else a new one: 21 characters of the URL-safe alphabet.

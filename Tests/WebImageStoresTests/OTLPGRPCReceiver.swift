@@ -4,7 +4,7 @@
     import GRPCNIOTransportHTTP2
     import WebImage
 
-    /// An OTLP/gRPC collector of the test's own on 127.0.0.1 (grpc-swift-2's server, plaintext HTTP/2): it keeps the
+    /// An OTLP/gRPC collector of the test's own on 127.0.0.1 (grpc-swift-2's server, HTTP/2 in plain text or TLS): it keeps the
     /// protobuf bytes of every `Export` call of the trace, metrics and logs services, unparsed, and answers each with
     /// an empty `Export…ServiceResponse`.
     final class OTLPGRPCReceiver: Sendable {
@@ -64,11 +64,13 @@
             self.task = task
         }
 
-        /// Starts a receiver on a free port.
-        static func start() async throws -> OTLPGRPCReceiver {
+        /// Starts a receiver on a free port, in plain text unless `security` says otherwise.
+        static func start(
+            security: HTTP2ServerTransport.Posix.TransportSecurity = .plaintext
+        ) async throws -> OTLPGRPCReceiver {
             let received = Locked<[Export]>([])
             let transport = HTTP2ServerTransport.Posix(
-                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
+                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: security)
             let server = GRPCServer(transport: transport, services: [Collector(received: received)])
             let task = Task { try await server.serve() }
             do {
@@ -81,6 +83,7 @@
             }
         }
 
+        /// Its address with an `http` scheme (with TLS too: imgproxy's variables then mean TLS all the same).
         var endpoint: String { "http://127.0.0.1:\(port)" }
 
         /// The export calls so far.

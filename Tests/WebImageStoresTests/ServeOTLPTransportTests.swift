@@ -12,8 +12,10 @@
     /// How a real `webimage serve` reaches its collector with imgproxy's variables alone: over OTLP/gRPC by default
     /// (traces, metrics and logs), over OTLP/HTTP with `OTEL_EXPORTER_OTLP_PROTOCOL=http`, and over TLS with the
     /// collector's CA and a client certificate given as PEM text in `IMGPROXY_OPEN_TELEMETRY_SERVER_CERT`,
-    /// `_CLIENT_CERT` and `_CLIENT_KEY`.
+    /// `_CLIENT_CERT` and `_CLIENT_KEY`. Serialized: waiting for a node's exit blocks a thread of the pool that the
+    /// in-process collectors need to answer that node's last export.
     @Suite(
+        .serialized,
         .enabled(
             if: ProcessInfo.processInfo.environment["WEBIMAGE_NO_OTEL"] == nil,
             "webimage is built without swift-otel (the sanitizer builds)")
@@ -137,6 +139,30 @@
             let receiver = try await Self.tlsReceiver(authority)
             let run = try await Self.run(
                 try Self.tlsEnvironment(receiver, authority: authority, client: authority), name: "otel-mtls")
+            let exports = receiver.exports
+            await receiver.stop()
+            #expect(run.status == 0 && run.answer == 200, "\(run.log)")
+            #expect(exports.contains { $0.signal == "traces" && Self.holds($0.body, "processing") }, "\(run.log)")
+        }
+
+        @Test func spansReachAGRPCCollectorOverMutualTLSEvenWhenItsEndpointSaysHTTP() async throws {
+            let home = try LocalProcess.temporaryDirectory("otel-grpc-tls")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let authority = try TestCertificates("collector", in: home)
+            let receiver = try await OTLPGRPCReceiver.start(
+                security: .mTLS(
+                    certificateChain: [.file(path: authority.url("server.pem").path, format: .pem)],
+                    privateKey: .file(path: authority.url("server.key").path, format: .pem)
+                ) { $0.trustRoots = .certificates([.file(path: authority.url("ca.pem").path, format: .pem)]) })
+            // By name: grpc-swift sends the host as SNI, which cannot be an IP address.
+            let endpoint = "http://localhost:\(receiver.port)"
+            let run = try await Self.run(
+                [
+                    "IMGPROXY_OPEN_TELEMETRY_ENABLE": "true", "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint,
+                    "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT": try authority.pem("ca.pem"),
+                    "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT": try authority.pem("client.pem"),
+                    "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY": try authority.pem("client.key"),
+                ], name: "otel-grpc-mtls")
             let exports = receiver.exports
             await receiver.stop()
             #expect(run.status == 0 && run.answer == 200, "\(run.log)")

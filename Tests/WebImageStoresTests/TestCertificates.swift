@@ -1,7 +1,7 @@
 import Foundation
 
 /// A certificate authority made for one test with the `openssl` command (P-256 keys, valid a day), and the
-/// certificates it signs: a server's for 127.0.0.1 and a client's, each with its key, all PEM files in `directory`.
+/// certificates it signs: a server's for 127.0.0.1 and localhost and a client's, each with its key, all PEM files in `directory`.
 struct TestCertificates {
     /// Why a certificate could not be made.
     struct Failure: Error, CustomStringConvertible {
@@ -20,7 +20,7 @@ struct TestCertificates {
                 "req", "-x509", "-nodes", "-days", "1", "-subj", "/CN=\(name) CA", "-keyout", "\(name)-ca.key", "-out",
                 "\(name)-ca.pem",
             ] + Self.key)
-        try sign("server", extensions: "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n")
+        try sign("server", extensions: "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
         try sign("client", extensions: "extendedKeyUsage=clientAuth\n")
     }
 

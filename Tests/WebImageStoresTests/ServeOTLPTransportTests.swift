@@ -12,8 +12,8 @@
     /// How a real `webimage serve` reaches its collector with imgproxy's variables alone: over OTLP/gRPC by default
     /// (traces, metrics and logs), over OTLP/HTTP with `OTEL_EXPORTER_OTLP_PROTOCOL=http`, and over TLS with the
     /// collector's CA and a client certificate given as PEM text in `IMGPROXY_OPEN_TELEMETRY_SERVER_CERT`,
-    /// `_CLIENT_CERT` and `_CLIENT_KEY`. Serialized: waiting for a node's exit blocks a thread of the pool that the
-    /// in-process collectors need to answer that node's last export.
+    /// `_CLIENT_CERT` and `_CLIENT_KEY`. One node at a time, each awaited off the cooperative pool (the in-process
+    /// collectors need its threads to answer the node's last export).
     @Suite(
         .serialized,
         .enabled(
@@ -47,7 +47,7 @@
             let response = try await HTTPClient.shared.execute(
                 HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 16 << 20)
-            let status = node.terminate()
+            let status = await node.terminateOffPool()
             try await origin.shutdown()
             let log = (try? String(contentsOf: home.appendingPathComponent("serve.log"), encoding: .utf8)) ?? ""
             return Run(status: status, answer: response.status.code, log: log)

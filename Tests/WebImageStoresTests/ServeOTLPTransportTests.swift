@@ -76,6 +76,20 @@
             #expect(exports.contains { $0.signal == "logs" && Self.holds($0.body, "source_host") })
         }
 
+        @Test func aGRPCEndpointWithoutSchemeIsPlainTextWithInsecure() async throws {
+            let receiver = try await OTLPGRPCReceiver.start()
+            let run = try await Self.run(
+                [
+                    "IMGPROXY_OPEN_TELEMETRY_ENABLE": "true",
+                    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "127.0.0.1:\(receiver.port)",
+                    "OTEL_EXPORTER_OTLP_INSECURE": "true",
+                ], name: "otel-grpc-insecure")
+            let exports = receiver.exports
+            await receiver.stop()
+            #expect(run.status == 0 && run.answer == 200, "\(run.log)")
+            #expect(exports.contains { $0.signal == "traces" && Self.holds($0.body, "processing") }, "\(run.log)")
+        }
+
         @Test func httpStandsForHTTPProtobufAsInImgproxy() async throws {
             let receiver = try await OTLPReceiver.start()
             let run = try await Self.run(

@@ -172,6 +172,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -179,14 +180,27 @@ let package = Package(
     ]
 )
 
-// Coverage-guided fuzz targets for libFuzzer (`make fuzz`, `make fuzz-smoke`), declared only when WEBIMAGE_FUZZ is set:
-// they build with `-sanitize=fuzzer,address` in their own build folder, never as part of a plain `swift build`.
-// Only the OTLP/HTTP exporter: the gRPC one would add grpc-swift to every build.
+// Both OTLP exporters, HTTP and gRPC (the latter brings grpc-swift-2, its NIO transport and swift-certificates).
 if exportsTraces {
-    package.dependencies.append(
-        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]))
+    package.dependencies += [
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP", "OTLPGRPC"]),
+        .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.0.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
+    ]
+    // The tests' own OTLP collectors: over gRPC, and over HTTP with TLS.
+    for target in package.targets where target.name == "WebImageStoresTests" {
+        target.dependencies += [
+            .product(name: "GRPCCore", package: "grpc-swift-2"),
+            .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]
+    }
 }
 
+// Coverage-guided fuzz targets for libFuzzer (`make fuzz`, `make fuzz-smoke`), declared only when WEBIMAGE_FUZZ is set:
+// they build with `-sanitize=fuzzer,address` in their own build folder, never as part of a plain `swift build`.
 if Context.environment["WEBIMAGE_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/fuzz-driver", swiftSettings: strict))
     let entries: [(String, Target.Dependency)] =

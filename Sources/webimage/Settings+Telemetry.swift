@@ -3,7 +3,8 @@
 /// collector (`--otel-endpoint`, `WEBIMAGE_OTEL_ENDPOINT`) and imgproxy's `IMGPROXY_OPEN_TELEMETRY_ENABLE`, which turns
 /// tracing on with the `OTEL_*` variables' collector (the OpenTelemetry default, `http://localhost:4318`, when none
 /// names one), whether metrics and logs are exported to it too (`IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS`, `_LOGS`)
-/// and whether origins get the trace context (`IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`).
+/// whether origins get the trace context (`IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`), the collector's CA and the
+/// client's certificate and key as PEM text (`_SERVER_CERT`, `_CLIENT_CERT`, `_CLIENT_KEY`).
 extension Settings {
     static let metricsNamespace = Setting<String>(
         "metrics-namespace", .text, imgproxy: ["IMGPROXY_PROMETHEUS_NAMESPACE"])
@@ -17,9 +18,13 @@ extension Settings {
         "open-telemetry-enable-logs", .boolean, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS"])
     static let propagateExternal = Setting<Bool>(
         "open-telemetry-propagate-external", .boolean, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL"])
+    static let serverCert = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_SERVER_CERT"])
+    static let clientCert = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT"])
+    static let clientKey = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY"])
 
     /// The telemetry settings, for ``all``.
     static let telemetry: [any SettingVariables] = [
         metricsNamespace, prometheusBind, otelEndpoint, openTelemetry, enableMetrics, enableLogs, propagateExternal,
+        serverCert, clientCert, clientKey,
     ]
 }

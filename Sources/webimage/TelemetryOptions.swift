@@ -10,7 +10,7 @@ import WebImageServer
 #endif
 
 /// `webimage serve`'s telemetry: the metrics' namespace, and traces (a span for each request and its stages), exported
-/// with swift-otel over OTLP/HTTP when a collector is named, with the metrics and the log lines too when asked, and
+/// with swift-otel over OTLP/gRPC or OTLP/HTTP (``OTLPEnvironment``) when a collector is named, with the metrics and the log lines too when asked, and
 /// nothing at all otherwise.
 struct TelemetryOptions: ParsableArguments {
     /// What ``bootstrap(environment:)`` set up: the service exporting it all, and which signals besides traces.
@@ -35,8 +35,9 @@ struct TelemetryOptions: ParsableArguments {
         help: ArgumentHelp(
             "Export request spans over OTLP/HTTP to this collector (its base URL; /v1/traces is added). Also on "
                 + "with OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or "
-                + "IMGPROXY_OPEN_TELEMETRY_ENABLE; the other OTEL_* variables (protocol, headers, compression, "
-                + "timeout, sampler, service name) are honoured.",
+                + "IMGPROXY_OPEN_TELEMETRY_ENABLE, over gRPC unless OTEL_EXPORTER_OTLP_PROTOCOL says otherwise, as "
+                + "imgproxy; the other OTEL_* variables (headers, compression, timeout, insecure, sampler, service "
+                + "name) and IMGPROXY_OPEN_TELEMETRY_SERVER_CERT, _CLIENT_CERT, _CLIENT_KEY are honoured.",
             valueName: "URL"))
     var otelEndpoint: String?
     @Flag(
@@ -80,13 +81,21 @@ struct TelemetryOptions: ParsableArguments {
         if let endpoint {
             guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https", url.host != nil
             else { throw ValidationError("--otel-endpoint: not an http(s) URL: \(endpoint)") }
-            // The flag wins over the OTEL_* variables; as OTEL_EXPORTER_OTLP_ENDPOINT, it is a base URL.
+            // The flag wins over the OTEL_* variables; as OTEL_EXPORTER_OTLP_ENDPOINT, it is a base URL, of an
+            // OTLP/HTTP collector unless OTEL_EXPORTER_OTLP_PROTOCOL says otherwise.
             environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = nil
             environment["OTEL_EXPORTER_OTLP_ENDPOINT"] = endpoint
+            if (environment["OTEL_EXPORTER_OTLP_PROTOCOL"] ?? "").isEmpty {
+                environment["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf"
+            }
         }
         let metrics = try Settings.enableMetrics.resolve(openTelemetryEnableMetrics) ?? false
         let logs = try Settings.enableLogs.resolve(openTelemetryEnableLogs) ?? false
-        let service = try Self.exporter(environment: environment, metrics: metrics, logs: logs)
+        let certificates = OTLPEnvironment.Certificates(
+            server: try Settings.serverCert.resolve(nil), client: try Settings.clientCert.resolve(nil),
+            key: try Settings.clientKey.resolve(nil))
+        let otlp = try OTLPEnvironment(environment, certificates: certificates)
+        let service = try Self.exporter(environment: otlp.variables, metrics: metrics, logs: logs)
         return Export(service: service, metrics: metrics, logs: logs)
     }
 

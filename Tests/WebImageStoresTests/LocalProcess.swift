@@ -69,6 +69,14 @@ final class LocalProcess: Sendable {
         return process.terminationStatus
     }
 
+    /// ``terminate()`` waited for on a thread of its own rather than one of the few of the cooperative pool, which a
+    /// server of the test's own (an OTLP collector) needs to answer that process's last requests.
+    func terminateOffPool() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.terminate()) }
+        }
+    }
+
     /// `environment` without its `AWS_` variables and with shared AWS files that do not exist, so a child process
     /// never reads the credentials or profiles of the machine running the tests.
     static func hermeticAWS(_ environment: [String: String]) -> [String: String] {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import WebImage
 
 /// An OTLP/HTTP collector of the test's own on 127.0.0.1: it keeps every `POST /v1/traces`, `/v1/metrics` and
@@ -25,17 +26,20 @@ final class OTLPReceiver: Sendable {
     }
 
     let port: Int
+    /// `http`, or `https` for a receiver started with TLS.
+    let scheme: String
     private let received: Locked<[Export]>
     private let task: Task<Void, any Error>
 
-    private init(port: Int, received: Locked<[Export]>, task: Task<Void, any Error>) {
+    private init(port: Int, scheme: String, received: Locked<[Export]>, task: Task<Void, any Error>) {
         self.port = port
+        self.scheme = scheme
         self.received = received
         self.task = task
     }
 
-    /// Starts a receiver on a free port.
-    static func start() async throws -> OTLPReceiver {
+    /// Starts a receiver on a free port, over plain HTTP/1.1 unless `server` (and `scheme`) says otherwise.
+    static func start(server: HTTPServerBuilder = .http1(), scheme: String = "http") async throws -> OTLPReceiver {
         let received = Locked<[Export]>([])
         let router = Router()
         router.post("v1/:signal") { request, context -> Response in
@@ -52,7 +56,7 @@ final class OTLPReceiver: Sendable {
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
         var iterator = ports.makeAsyncIterator()
@@ -60,10 +64,10 @@ final class OTLPReceiver: Sendable {
             task.cancel()
             throw CancellationError()
         }
-        return OTLPReceiver(port: port, received: received, task: task)
+        return OTLPReceiver(port: port, scheme: scheme, received: received, task: task)
     }
 
-    var endpoint: String { "http://127.0.0.1:\(port)" }
+    var endpoint: String { "\(scheme)://127.0.0.1:\(port)" }
 
     /// The export requests so far.
     var exports: [Export] { received.withLock { $0 } }

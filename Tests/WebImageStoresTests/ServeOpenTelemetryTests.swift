@@ -39,7 +39,7 @@ import WebImageTesting
         let response = try await HTTPClient.shared.execute(
             HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 16 << 20)
-        #expect(node.terminate() == 0)
+        #expect(await node.terminateOffPool() == 0)
         let exports = receiver.exports
         await receiver.stop()
         try await origin.shutdown()

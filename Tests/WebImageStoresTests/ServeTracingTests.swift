@@ -92,7 +92,7 @@ import WebImageTesting
         #expect(traceparents.count == 2)
         #expect(traceparents.contains { $0.hasPrefix("00-\(miss.traceID)-") }, "\(traceparents)")
         #expect(traceparents.contains { $0.hasPrefix("00-\(forwarded.traceID)-") }, "\(traceparents)")
-        for node in nodes { #expect(node.terminate() == 0) }
+        for node in nodes { #expect(await node.terminateOffPool() == 0) }
         nodes = []
         let spans = receiver.spans
         await receiver.stop()
@@ -162,7 +162,7 @@ import WebImageTesting
         let path = try ImageURLBuilder(signer: nil).url(
             options: "rs:fit:32:32", source: origin.url("/s0.jpg").absoluteString)
         let status = try await Self.get("http://127.0.0.1:\(port)\(path)", parent: parent)
-        #expect(node.terminate() == 0)
+        #expect(await node.terminateOffPool() == 0)
         // As imgproxy without IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL: the trace goes on, the origin is not told.
         #expect(origin.stats.values(of: "traceparent", for: "/s0.jpg").isEmpty)
         let exports = receiver.exports

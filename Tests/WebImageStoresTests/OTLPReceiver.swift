@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import ServiceLifecycle
 import WebImage
 
 /// An OTLP/HTTP collector of the test's own on 127.0.0.1: it keeps every `POST /v1/traces`, `/v1/metrics` and
@@ -29,12 +30,16 @@ final class OTLPReceiver: Sendable {
     /// `http`, or `https` for a receiver started with TLS.
     let scheme: String
     private let received: Locked<[Export]>
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(port: Int, scheme: String, received: Locked<[Export]>, task: Task<Void, any Error>) {
+    private init(
+        port: Int, scheme: String, received: Locked<[Export]>, group: ServiceGroup, task: Task<Void, any Error>
+    ) {
         self.port = port
         self.scheme = scheme
         self.received = received
+        self.group = group
         self.task = task
     }
 
@@ -58,13 +63,15 @@ final class OTLPReceiver: Sendable {
         let app = Application(
             router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: app.logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
+            _ = await task.result
             throw CancellationError()
         }
-        return OTLPReceiver(port: port, scheme: scheme, received: received, task: task)
+        return OTLPReceiver(port: port, scheme: scheme, received: received, group: group, task: task)
     }
 
     var endpoint: String { "\(scheme)://127.0.0.1:\(port)" }
@@ -78,8 +85,10 @@ final class OTLPReceiver: Sendable {
             .flatMap { Self.spans(in: $0.body) }
     }
 
+    /// Stops the receiver gracefully: a cancelled server can drop a connection's writer mid-request, which NIO
+    /// reports with a trap.
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 

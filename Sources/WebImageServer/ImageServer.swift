@@ -70,7 +70,8 @@ public final class ImageServer: Sendable {
         let validators = ResponseValidators(configuration.http)
         let store = ResultStore(
             disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing,
-            validators: validators, keepsDebugFacts: configuration.http.sendsDebugHeaders)
+            validators: validators, keepsDebugFacts: configuration.http.sendsDebugHeaders,
+            keepsFreshness: configuration.http.passesCacheControl)
         purge = configuration.purgeKey.map {
             PurgeResponder(
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,

@@ -197,24 +197,32 @@ public final class ImageServer: Sendable {
     public func makeApplication(
         address: ServerAddress, onServerRunning: @escaping @Sendable (ServerAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router()
-        addRoutes(
-            to: configuration.pathPrefix.isEmpty ? router.group() : router.group(RouterPath(configuration.pathPrefix)))
         // imgproxy's `IMGPROXY_MAX_CLIENTS` is a limit on open connections (Go's `netutil.LimitListener`): beyond it,
         // connections wait to be accepted until one closes.
         let clients = configuration.maxClients
-        let timeouts = configuration.connectionTimeouts
-        let keepAlive = timeouts.keepAlive == .zero ? nil : TimeAmount(timeouts.keepAlive)
         return Application(
-            router: router,
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [ConnectionTimeoutHandler(timeouts: timeouts)], idleTimeout: keepAlive)),
+            router: makeRouter(),
+            server: .http1(configuration: http1Configuration),
             configuration: .init(
                 address: address.bindAddress, serverName: configuration.http.serverName,
                 availableConnectionsDelegate: clients > 0 ? MaximumAvailableConnections(clients) : nil),
             onServerRunning: { channel in await onServerRunning(address.bound(port: channel.localAddress?.port)) },
             logger: configuration.logger)
+    }
+
+    /// The router of this server's routes, under the path prefix.
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        addRoutes(
+            to: configuration.pathPrefix.isEmpty ? router.group() : router.group(RouterPath(configuration.pathPrefix)))
+        return router
+    }
+
+    /// Each connection's HTTP/1 pipeline: the connection timeouts' handler and the keep-alive wait.
+    var http1Configuration: HTTP1Channel.Configuration {
+        let timeouts = configuration.connectionTimeouts
+        let keepAlive = timeouts.keepAlive == .zero ? nil : TimeAmount(timeouts.keepAlive)
+        return .init(additionalChannelHandlers: [ConnectionTimeoutHandler(timeouts: timeouts)], idleTimeout: keepAlive)
     }
 
     /// An application serving only `GET /metrics` of this server on `host:port`, for a scraper kept off the image

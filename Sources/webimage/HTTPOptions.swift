@@ -37,7 +37,7 @@ struct HTTPOptions: ParsableArguments {
     var enableDebugHeaders = false
     @Flag(
         help:
-            "Default dpr and width from Sec-CH-DPR/DPR and Sec-CH-Width/Width, named in Vary (IMGPROXY_ENABLE_CLIENT_HINTS)."
+            "Default dpr and width from Sec-CH-DPR/DPR and Sec-CH-Width/Width (IMGPROXY_ENABLE_CLIENT_HINTS)."
     )
     var enableClientHints = false
     @Flag(

@@ -2,7 +2,8 @@ import ArgumentParser
 import WebImageServer
 
 /// `webimage serve`'s pixel options: imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`,
-/// `IMGPROXY_USE_LINEAR_COLORSPACE` and `IMGPROXY_PRESERVE_HDR`. Each defaults to its `WEBIMAGE_` variable, else to imgproxy's (``Settings``).
+/// `IMGPROXY_USE_LINEAR_COLORSPACE` and `IMGPROXY_PRESERVE_HDR`. Each defaults to its `WEBIMAGE_` variable, else to
+/// imgproxy's (``Settings``).
 struct PixelOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
@@ -21,7 +22,8 @@ struct PixelOptions: ParsableArguments {
             discussion: "Part of the result's cache key; results have 8 bits per channel either way (README)."))
     var preserveHDR: Bool?
 
-    /// Sets the configuration's shrink on load, linear resizing and `preserve_hdr` default; throws for a variable that does not parse.
+    /// Sets the configuration's shrink on load, linear resizing and `preserve_hdr` default; throws for a variable that
+    /// does not parse.
     func apply(to configuration: inout ImageServerConfiguration) throws {
         configuration.shrinksOnLoad = !(try Settings.disableShrinkOnLoad.resolve(disableShrinkOnLoad) ?? false)
         configuration.usesLinearColorspace =

@@ -12,8 +12,8 @@ extension ImageResponder {
     }
 
     /// The `Vary` header of images and 304s, as imgproxy's detector builds it: `Accept` when the server negotiates
-    /// formats, then `Sec-CH-DPR, DPR, Sec-CH-Width, Width` with client hints; `nil` when neither. Constant texts: a hit
-    /// builds no string for it.
+    /// formats, then `Sec-CH-DPR, DPR, Sec-CH-Width, Width` with client hints; `nil` when neither. Constant texts: a
+    /// hit builds no string for it.
     var vary: String? {
         guard configuration.http.enablesClientHints else { return negotiates ? "Accept" : nil }
         return negotiates ? "Accept, Sec-CH-DPR, DPR, Sec-CH-Width, Width" : "Sec-CH-DPR, DPR, Sec-CH-Width, Width"

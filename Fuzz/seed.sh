@@ -12,7 +12,8 @@ done
 # URL paths for fuzz-url: every option family, numbers of every spelling Go takes, both source forms.
 n=0
 for path in "/x/rs:fill:300:200:1:1:so/plain/http://a.example/b.jpg@webp" \
-    "/x/mb:10000/skp:jpg:png/raw:1/kcr:0/eth:1/plain/http://a.example/b.jpg" \
+    "/x/mb:10000/skp:jpg:png/raw:1/kcr:0/eth:1/ph:1/plain/http://a.example/b.jpg" \
+    "/x/w:2/plain/http://a.example/640" \
     "/x/msr:2.5/msfs:-1/maf:3/mafr:0.5/mrd:99999999999/aHR0cDovL2EuZXhhbXBsZS9iLmpwZw.png" \
     "/x/c:99999999999:Infinity:fp:0.5:0.5/w:9223372036854775807/dpr:0x1p1/bl:1.000000000000000000001/plain/local:///a" \
     "/x/wm:0.5:re:10:-5:0.25/t:10:ff00ff:1:0/pd:1:2:3:4/pr:p:s/fq:webp:70:jpg:60/plain/s3://bucket/key"; do

@@ -70,7 +70,8 @@ public final class ImageServer: Sendable {
         let validators = ResponseValidators(configuration.http)
         let store = ResultStore(
             disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing,
-            validators: validators, keepsDebugFacts: configuration.http.sendsDebugHeaders)
+            validators: validators, keepsDebugFacts: configuration.http.sendsDebugHeaders,
+            keepsFreshness: configuration.http.passesCacheControl)
         purge = configuration.purgeKey.map {
             PurgeResponder(
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
@@ -164,30 +165,6 @@ public final class ImageServer: Sendable {
         traced.get("**", use: imageHandler())
     }
 
-    /// The image route's handler: ``timed(_:)`` around the image responder.
-    func imageHandler<Context: RequestContext>() -> @Sendable (Request, Context) async throws -> Response {
-        let responder = responder
-        return timed { path, request in await responder.respond(path: path, request: request) }
-    }
-
-    /// An image or info request's handler: `respond` timed, counted in progress and logged.
-    private func timed<Context: RequestContext>(
-        _ respond: @escaping @Sendable (String, Request) async -> RequestOutcome
-    ) -> @Sendable (Request, Context) async throws -> Response {
-        let (metrics, log) = (
-            responder.metrics, RequestLog(logger: configuration.logger, sink: configuration.requestLog)
-        )
-        return { request, context in
-            let start = ContinuousClock.now
-            metrics.started()
-            let outcome = await respond(Self.imagePath(request, context: context), request)
-            let seconds = start.secondsUntilNow
-            metrics.finished(seconds: seconds)
-            log.record(outcome, method: request.method, seconds: seconds)
-            return outcome.response
-        }
-    }
-
     /// An application serving only this server's routes on `host:port` (port 0 picks a free one), accepting at most
     /// ``ImageServerConfiguration/maxClients`` connections at once.
     public func makeApplication(
@@ -202,33 +179,41 @@ public final class ImageServer: Sendable {
     public func makeApplication(
         address: ServerAddress, onServerRunning: @escaping @Sendable (ServerAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        // imgproxy's `IMGPROXY_MAX_CLIENTS` is a limit on open connections (Go's `netutil.LimitListener`): beyond it,
+        // connections wait to be accepted until one closes.
+        let clients = configuration.maxClients
+        return Application(
+            responder: makeResponder(),
+            server: .http1(configuration: http1Configuration),
+            configuration: .init(
+                address: address.bindAddress, serverName: configuration.http.serverName,
+                availableConnectionsDelegate: clients > 0 ? MaximumAvailableConnections(clients) : nil),
+            onServerRunning: { channel in await onServerRunning(address.bound(port: channel.localAddress?.port)) },
+            logger: configuration.logger)
+    }
+
+    /// The responder of this server's routes under the path prefix: the router, with image `GET`s taken directly
+    /// (``ImageServerResponder``).
+    func makeResponder() -> ImageServerResponder<BasicRequestContext> {
         let router = Router()
         addRoutes(
             to: configuration.pathPrefix.isEmpty ? router.group() : router.group(RouterPath(configuration.pathPrefix)))
         let direct = configuration.pathPrefix.isEmpty && !configuration.tracesRequests
         let http = configuration.http
-        let responder = ImageServerResponder(
+        return ImageServerResponder(
             router: router.buildResponder(), image: direct ? imageHandler() : nil,
             routedSegments: [
                 "", "health", "metrics", "info", "admin",
                 ImageServerResponder<BasicRequestContext>.firstSegment(of: http.healthCheckPath),
             ],
             headers: StandardHeadersMiddleware(allowOrigin: configuration.allowOrigin, serverName: http.serverName))
-        // imgproxy's `IMGPROXY_MAX_CLIENTS` is a limit on open connections (Go's `netutil.LimitListener`): beyond it,
-        // connections wait to be accepted until one closes.
-        let clients = configuration.maxClients
+    }
+
+    /// Each connection's HTTP/1 pipeline: the connection timeouts' handler and the keep-alive wait.
+    var http1Configuration: HTTP1Channel.Configuration {
         let timeouts = configuration.connectionTimeouts
         let keepAlive = timeouts.keepAlive == .zero ? nil : TimeAmount(timeouts.keepAlive)
-        return Application(
-            responder: responder,
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [ConnectionTimeoutHandler(timeouts: timeouts)], idleTimeout: keepAlive)),
-            configuration: .init(
-                address: address.bindAddress, serverName: configuration.http.serverName,
-                availableConnectionsDelegate: clients > 0 ? MaximumAvailableConnections(clients) : nil),
-            onServerRunning: { channel in await onServerRunning(address.bound(port: channel.localAddress?.port)) },
-            logger: configuration.logger)
+        return .init(additionalChannelHandlers: [ConnectionTimeoutHandler(timeouts: timeouts)], idleTimeout: keepAlive)
     }
 
     /// An application serving only `GET /metrics` of this server on `host:port`, for a scraper kept off the image

@@ -87,6 +87,10 @@ public struct ImageServerConfiguration: Sendable {
     /// The most connections served at once (imgproxy's `IMGPROXY_MAX_CLIENTS`); more wait to be accepted until one
     /// closes. Default 2048, as imgproxy's; 0 = no limit.
     public var maxClients = 2048
+    /// Bind the TCP listener with `SO_REUSEPORT` (imgproxy's `IMGPROXY_SO_REUSEPORT`), so that several processes
+    /// serve one port, through ``ImageServer/makeService(address:onServerRunning:)``. Default off; a Unix socket is
+    /// bound as without it.
+    public var reusesPort = false
     /// Render an SVG source to the negotiated or preferred format even when the URL names no format (imgproxy's
     /// `IMGPROXY_ALWAYS_RASTERIZE_SVG`). Default off: such a request is answered with the SVG itself, unresized.
     public var alwaysRasterizesSVG = false

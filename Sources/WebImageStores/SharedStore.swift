@@ -26,6 +26,10 @@ public final class SharedStore: Sendable {
         public let lastModified: String?
         /// The origin's `ETag`, when it sent one.
         public let etag: String?
+        /// The origin's `Cache-Control`, when it sent one.
+        public let cacheControl: String?
+        /// The origin's `Expires`, when it sent one.
+        public let expires: String?
         /// Whether the copy is still within its time to live; a stale copy is refetched from the origin.
         public let isFresh: Bool
     }
@@ -76,20 +80,23 @@ public final class SharedStore: Sendable {
         let expires = object.metadata["expires"].flatMap(Double.init) ?? 0
         return Original(
             data: object.data, contentType: object.contentType, lastModified: object.metadata["origin-last-modified"],
-            etag: object.metadata["origin-etag"], isFresh: expires > now.timeIntervalSince1970)
+            etag: object.metadata["origin-etag"], cacheControl: object.metadata["origin-cache-control"],
+            expires: object.metadata["origin-expires"], isFresh: expires > now.timeIntervalSince1970)
     }
 
-    /// Stores the original of `source` with the origin's `lastModified` and `etag`, fresh for `lifetime`, replacing
-    /// a stale copy.
+    /// Stores the original of `source` with the origin's `lastModified`, `etag`, `cacheControl` and `expires`,
+    /// fresh for `lifetime`, replacing a stale copy.
     public func storeOriginal(
-        _ data: Data, contentType: String?, lastModified: String?, etag: String? = nil, lifetime: Duration,
-        source: String, now: Date = Date()
+        _ data: Data, contentType: String?, lastModified: String?, etag: String? = nil, cacheControl: String? = nil,
+        expires: String? = nil, lifetime: Duration, source: String, now: Date = Date()
     ) async {
         // At most ten years, so no lifetime an origin sends can overflow the sum.
         let seconds = min(max(lifetime.components.seconds, 0), 10 * 365 * 86_400)
         var metadata = ["expires": String(Int64(now.timeIntervalSince1970) + seconds)]
         if let lastModified { metadata["origin-last-modified"] = lastModified }
         if let etag { metadata["origin-etag"] = etag }
+        if let cacheControl { metadata["origin-cache-control"] = cacheControl }
+        if let expires { metadata["origin-expires"] = expires }
         _ = await attempt("put") { () async throws(WebImageError) in
             try await client.put(
                 bucket: location.bucket, key: originalKey(source), data: data, contentType: contentType,

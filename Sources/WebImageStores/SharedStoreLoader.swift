@@ -81,7 +81,8 @@ public struct SharedStoreLoader: ImageLoading {
         if !response.isNotModified, lifetime > .zero {
             await self.store.storeOriginal(
                 response.data, contentType: response.contentType, lastModified: response.lastModified,
-                etag: response.etag, lifetime: lifetime, source: source)
+                etag: response.etag, cacheControl: response.cacheControl, expires: response.expires,
+                lifetime: lifetime, source: source)
         }
         await self.store.releaseLease(source: source)
         return response
@@ -92,6 +93,8 @@ public struct SharedStoreLoader: ImageLoading {
         if let type = stored.contentType { headers.append(("Content-Type", type)) }
         if let modified = stored.lastModified { headers.append(("Last-Modified", modified)) }
         if let etag = stored.etag { headers.append(("ETag", etag)) }
+        if let cacheControl = stored.cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        if let expires = stored.expires { headers.append(("Expires", expires)) }
         var response = ImageResponse(
             data: stored.data, url: request.url, httpStatus: 200, headers: ImageHTTPHeaders(headers),
             expectedLength: stored.data.count)

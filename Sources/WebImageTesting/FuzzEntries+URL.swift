@@ -24,7 +24,8 @@ extension FuzzEntries {
 
     /// The processing options of a URL path (the input as UTF-8) through the server's parser, with the security
     /// options allowed, and every promise the parser makes about what it accepts: the canonical path reads back as
-    /// the same options, and the limits the security options set stay within what the server can hold.
+    /// the same options, and the limits the security options set stay within what the server can hold; client hints
+    /// made of the input's text stay in range and are written out by the canonical path.
     public static func url(_ data: Data) {
         var rules = OptionRules()
         rules.allowsSecurityOptions = true
@@ -50,5 +51,19 @@ extension FuzzEntries {
         precondition(
             again?.options.canonicalPath(source: request.source, argumentsSeparator: separator) == canonical,
             "the canonical path moves")
+        // Client hints read from the input's text (the first option's first argument as the DPR, the last path field as
+        // the width): bounded, and written out by the canonical path (so in the key).
+        let fields = path.split { $0 == "/" || $0 == ":" }.map(String.init)
+        let hints = ClientHints(
+            secCHDPR: fields.dropFirst(2).first, dpr: path, secCHWidth: fields.last, width: path)
+        precondition(hints.dpr == 0 || (hints.dpr > 0 && hints.dpr <= 8), "client hint DPR out of range")
+        precondition(hints.width >= 0 && hints.width <= 1 << 30, "client hint width out of range")
+        guard let hinted = try? parser.parse(path.hasPrefix("/") ? path : "/" + path, now: 0, hints: hints) else {
+            return
+        }
+        let written = hinted.options.canonicalPath(source: hinted.source, argumentsSeparator: separator)
+        precondition(
+            (try? parser.parse("/x" + written, now: 0))?.options.cacheIdentity == hinted.options.cacheIdentity,
+            "the canonical path of hinted options reads back otherwise")
     }
 }

@@ -105,6 +105,7 @@ extension TestImageServer {
         var common: [(String, String)] = []
         if let etag = resource.etag { common.append(("ETag", etag)) }
         if let lastModified = resource.lastModified { common.append(("Last-Modified", lastModified)) }
+        common += resource.extraHeaders
         let etagMatches = resource.etag != nil && header("if-none-match")?.contains(resource.etag!) == true
         let dateMatches =
             header("if-none-match") == nil && resource.lastModified != nil

@@ -32,6 +32,8 @@ public final class TestImageServer: Sendable {
         var contentType: String
         var etag: String?
         var lastModified: String?
+        /// More response headers, sent with every answer of the resource (a 304's too).
+        var extraHeaders: [(String, String)] = []
     }
 
     /// What the server has seen.
@@ -148,14 +150,16 @@ public final class TestImageServer: Sendable {
         URL(string: "http://127.0.0.1:\(port)\(path.hasPrefix("/") ? "" : "/")\(path)")!
     }
 
-    /// Serves `data` at `path` with `contentType`; an `etag` of `nil` uses a hash of the bytes.
+    /// Serves `data` at `path` with `contentType` and `headers` (such as `Cache-Control`); an `etag` of `nil` uses a
+    /// hash of the bytes.
     public func register(
         _ data: Data, at path: String, contentType: String = "image/png", etag: String? = nil,
-        lastModified: String? = "Wed, 21 Oct 2015 07:28:00 GMT"
+        lastModified: String? = "Wed, 21 Oct 2015 07:28:00 GMT", headers: [(String, String)] = []
     ) {
         let tag = etag ?? "\"\(String(data.hashValue, radix: 16))-\(data.count)\""
         state.withLock {
-            $0.resources[path] = Resource(data: data, contentType: contentType, etag: tag, lastModified: lastModified)
+            $0.resources[path] = Resource(
+                data: data, contentType: contentType, etag: tag, lastModified: lastModified, extraHeaders: headers)
         }
     }
 

@@ -35,6 +35,16 @@ struct HTTPOptions: ParsableArguments {
             "Answer images with X-Origin-Width, -Height, -Content-Length, X-Result-Width, -Height (IMGPROXY_ENABLE_DEBUG_HEADERS)."
     )
     var enableDebugHeaders = false
+    @Flag(
+        help:
+            "Default dpr and width from Sec-CH-DPR/DPR and Sec-CH-Width/Width (IMGPROXY_ENABLE_CLIENT_HINTS)."
+    )
+    var enableClientHints = false
+    @Flag(
+        help:
+            "Answer with the origin's Cache-Control and Expires when it sent them (IMGPROXY_CACHE_CONTROL_PASSTHROUGH)."
+    )
+    var cacheControlPassthrough = false
 
     /// Sets the configuration's HTTP settings; throws for a variable or flag that does not parse.
     func apply(to configuration: inout ImageServerConfiguration) throws {
@@ -48,6 +58,8 @@ struct HTTPOptions: ParsableArguments {
         http.lastModifiedBuster = try Settings.lastModifiedBuster.resolve(parsing: lastModifiedBuster)
         http.setsCanonicalHeader = try Settings.setCanonicalHeader.resolve(switch: setCanonicalHeader)
         http.sendsDebugHeaders = try Settings.enableDebugHeaders.resolve(switch: enableDebugHeaders)
+        http.enablesClientHints = try Settings.enableClientHints.resolve(switch: enableClientHints)
+        http.passesCacheControl = try Settings.cacheControlPassthrough.resolve(switch: cacheControlPassthrough)
         configuration.http = http
     }
 }

@@ -23,8 +23,12 @@ struct ListenerOptions: ParsableArguments {
             "Seconds an idle keep-alive connection is kept open; 0 closes every connection after its response "
                 + "(default: 10; IMGPROXY_KEEP_ALIVE_TIMEOUT)."))
     var keepAliveTimeout: Double?
+    @Flag(
+        name: .customLong("so-reuseport"),
+        help: "Bind the TCP port with SO_REUSEPORT, so several processes serve it (IMGPROXY_SO_REUSEPORT).")
+    var soReuseport = false
 
-    /// Sets `configuration.connectionTimeouts`.
+    /// Sets `configuration.connectionTimeouts` and `reusesPort`.
     func apply(to configuration: inout ImageServerConfiguration) throws {
         var timeouts = configuration.connectionTimeouts
         if let seconds = try Settings.readRequestTimeout.resolve(readRequestTimeout) {
@@ -37,6 +41,7 @@ struct ListenerOptions: ParsableArguments {
             timeouts.keepAlive = try Self.duration(seconds, "--keep-alive-timeout")
         }
         configuration.connectionTimeouts = timeouts
+        configuration.reusesPort = try Settings.soReuseport.resolve(switch: soReuseport)
     }
 
     /// Where to listen: `host` and `port` on the network of `--network`, or the socket at `host` for `unix`.

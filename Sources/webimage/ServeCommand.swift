@@ -197,7 +197,7 @@ struct ServeCommand: AsyncParsableCommand {
             // As imgproxy, the watermark and fallback images named by URL are fetched now: a failure stops the start.
             try await server.prepare()
         } catch { throw ValidationError(error.description) }
-        let app = server.makeApplication(address: setup.address) { bound in
+        let app = server.makeService(address: setup.address) { bound in
             FileHandle.standardOutput.write(Data("listening on \(bound)\n".utf8))
         }
         // Past the grace period the server is cancelled; 2 s later the process exits whatever is left

@@ -3,7 +3,8 @@ import Foundation
 /// The HTTP rows of ``Settings``: the `Server` header, the health check and the validators, read from imgproxy's
 /// `IMGPROXY_SERVER_NAME`, `IMGPROXY_HEALTH_CHECK_MESSAGE`, `IMGPROXY_HEALTH_CHECK_PATH`, `IMGPROXY_USE_ETAG`,
 /// `IMGPROXY_ETAG_BUSTER`, `IMGPROXY_USE_LAST_MODIFIED`, `IMGPROXY_LAST_MODIFIED_BUSTER` (an RFC 3339 time) and
-/// `IMGPROXY_SET_CANONICAL_HEADER` and `IMGPROXY_ENABLE_DEBUG_HEADERS`.
+/// `IMGPROXY_SET_CANONICAL_HEADER`, `IMGPROXY_ENABLE_DEBUG_HEADERS`, `IMGPROXY_ENABLE_CLIENT_HINTS` and
+/// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`.
 extension Settings {
     static let serverName = Setting<String>("server-name", .text, imgproxy: ["IMGPROXY_SERVER_NAME"])
     static let healthCheckMessage = Setting<String>(
@@ -19,11 +20,15 @@ extension Settings {
         "set-canonical-header", .boolean, imgproxy: ["IMGPROXY_SET_CANONICAL_HEADER"])
     static let enableDebugHeaders = Setting<Bool>(
         "enable-debug-headers", .boolean, imgproxy: ["IMGPROXY_ENABLE_DEBUG_HEADERS"])
+    static let enableClientHints = Setting<Bool>(
+        "enable-client-hints", .boolean, imgproxy: ["IMGPROXY_ENABLE_CLIENT_HINTS"])
+    static let cacheControlPassthrough = Setting<Bool>(
+        "cache-control-passthrough", .boolean, imgproxy: ["IMGPROXY_CACHE_CONTROL_PASSTHROUGH"])
 
     /// The HTTP settings, for ``all``.
     static let http: [any SettingVariables] = [
         serverName, healthCheckMessage, healthCheckPath, useETag, etagBuster, useLastModified, lastModifiedBuster,
-        setCanonicalHeader, enableDebugHeaders,
+        setCanonicalHeader, enableDebugHeaders, enableClientHints, cacheControlPassthrough,
     ]
 }
 

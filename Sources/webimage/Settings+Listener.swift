@@ -2,7 +2,8 @@ import WebImageServer
 
 /// The listener rows of ``Settings``: the network (imgproxy's `IMGPROXY_NETWORK`, with `unix` making
 /// `IMGPROXY_BIND` a socket path) and the connection timeouts (`IMGPROXY_READ_REQUEST_TIMEOUT`,
-/// `IMGPROXY_WRITE_RESPONSE_TIMEOUT`, `IMGPROXY_KEEP_ALIVE_TIMEOUT`), in whole seconds as imgproxy reads them.
+/// `IMGPROXY_WRITE_RESPONSE_TIMEOUT`, `IMGPROXY_KEEP_ALIVE_TIMEOUT`), in whole seconds as imgproxy reads them, and
+/// `IMGPROXY_SO_REUSEPORT`.
 extension Settings {
     static let network = Setting<ListenNetwork>("network", .network, imgproxy: ["IMGPROXY_NETWORK"])
     static let readRequestTimeout = Setting<Double>(
@@ -11,9 +12,12 @@ extension Settings {
         "write-response-timeout", .number, imgproxy: ["IMGPROXY_WRITE_RESPONSE_TIMEOUT"], imgproxyParser: .seconds)
     static let keepAliveTimeout = Setting<Double>(
         "keep-alive-timeout", .number, imgproxy: ["IMGPROXY_KEEP_ALIVE_TIMEOUT"], imgproxyParser: .seconds)
+    static let soReuseport = Setting<Bool>("so-reuseport", .boolean, imgproxy: ["IMGPROXY_SO_REUSEPORT"])
 
     /// The listener settings, for ``all``.
-    static let listener: [any SettingVariables] = [network, readRequestTimeout, writeResponseTimeout, keepAliveTimeout]
+    static let listener: [any SettingVariables] = [
+        network, readRequestTimeout, writeResponseTimeout, keepAliveTimeout, soReuseport,
+    ]
 }
 
 /// imgproxy's `IMGPROXY_NETWORK`: what `IMGPROXY_BIND` names.

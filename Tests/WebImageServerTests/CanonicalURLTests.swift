@@ -56,7 +56,7 @@ struct CanonicalURLTests {
         var generator = SplitMix(seed: 0xCA11)
         let names = [
             "rs", "s", "rt", "w", "h", "dpr", "el", "ex", "g", "c", "rot", "bg", "bl", "sh", "q", "fq", "f", "sm", "ar",
-            "scp", "cb", "fn", "att", "exar", "pd", "fl", "mw", "mh", "z", "t", "pix", "wm",
+            "scp", "cb", "fn", "att", "exar", "pd", "fl", "mw", "mh", "z", "t", "pix", "wm", "ph",
         ]
         let args = [
             "", "0", "1", "0.5", "2", "1.25", "90", "270", "fill", "fit", "fill-down", "force", "auto", "sm", "fp",

@@ -68,13 +68,14 @@ struct OptionsParserTests {
         ("extend:0", "extend", false), ("sm:0", "stripMetadata", false), ("strip_metadata:1", "stripMetadata", true),
         ("ar:f", "autoRotate", false), ("auto_rotate:true", "autoRotate", true), ("att:1", "returnAttachment", true),
         ("return_attachment:x", "returnAttachment", false), ("scp:0", "stripColorProfile", false),
-        ("strip_color_profile:1", "stripColorProfile", true),
+        ("strip_color_profile:1", "stripColorProfile", true), ("ph:1", "preserveHDR", true),
+        ("preserve_hdr:t", "preserveHDR", true), ("ph:0", "preserveHDR", false), ("ph:on", "preserveHDR", false),
     ])
     func booleanOptionsParseAsGoDoes(path: String, field: String, value: Bool) throws {
         let o = try options(path)
         let fields = [
             "enlarge": o.enlarge, "extend": o.extend, "stripMetadata": o.stripMetadata, "autoRotate": o.autoRotate,
-            "stripColorProfile": o.stripColorProfile,
+            "stripColorProfile": o.stripColorProfile, "preserveHDR": o.preserveHDR,
             "returnAttachment": o.returnAttachment,
         ]
         #expect(fields[field] == value)

@@ -12,6 +12,7 @@ import WebImageTesting
 struct ParityPropertyTests {
     static let names = [
         "mb", "skp", "raw", "kcr", "eth", "msr", "msfs", "maf", "mafr", "mrd", "w", "h", "c", "q", "rs", "pix", "sm",
+        "ph",
         "f",
     ]
     static let args = [

@@ -189,7 +189,9 @@ struct ServeLifecycleTests {
         #expect(lines.first?.hasSuffix(": IMGPROXY_USE_GCS, IMGPROXY_ZZ_TYPO (unknown)") == true, "\(error)")
     }
 
-    @Test func sigtermFinishesTheRequestInFlightFlushesTheCacheAndExits0() async throws {
+    /// Also on the listener of `--so-reuseport`, which keeps Hummingbird's graceful drain.
+    @Test(arguments: [[String](), ["--so-reuseport"]])
+    func sigtermFinishesTheRequestInFlightFlushesTheCacheAndExits0(extra: [String]) async throws {
         let executable = try #require(ServeCommandTests.executable, "webimage was not built next to the tests")
         let origin = TestImageServer()
         try await origin.start()
@@ -197,9 +199,11 @@ struct ServeLifecycleTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         let process = Process()
         process.executableURL = executable
-        process.arguments = [
-            "serve", "--port", "0", "--cache-dir", cache.path, "--allow-loopback-sources", "--shutdown-timeout", "20",
-        ]
+        process.arguments =
+            [
+                "serve", "--port", "0", "--cache-dir", cache.path, "--allow-loopback-sources", "--shutdown-timeout",
+                "20",
+            ] + extra
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -20,9 +20,14 @@ struct ServeListenerTests {
         #expect(body.hasPrefix("imgproxy is running"), "\(body)")
     }
 
-    @Test func aClientSlowerThanTheReadRequestTimeoutIsClosed() async throws {
+    /// Also on the listener of `IMGPROXY_SO_REUSEPORT`, which runs the same connection pipeline.
+    @Test(arguments: ["false", "true"])
+    func aClientSlowerThanTheReadRequestTimeoutIsClosed(reusePort: String) async throws {
         _ = try await ServeLifecycleTests.serve(
-            environment: ["IMGPROXY_READ_REQUEST_TIMEOUT": "1", "IMGPROXY_KEEP_ALIVE_TIMEOUT": "600"]
+            environment: [
+                "IMGPROXY_READ_REQUEST_TIMEOUT": "1", "IMGPROXY_KEEP_ALIVE_TIMEOUT": "600",
+                "IMGPROXY_SO_REUSEPORT": reusePort,
+            ]
         ) { base in
             let connection = try RawConnection(port: try Self.port(base))
             defer { connection.close() }
@@ -47,9 +52,13 @@ struct ServeListenerTests {
         }
     }
 
-    @Test func anIdleKeepAliveConnectionIsClosedAfterTheKeepAliveTimeout() async throws {
+    @Test(arguments: ["false", "true"])
+    func anIdleKeepAliveConnectionIsClosedAfterTheKeepAliveTimeout(reusePort: String) async throws {
         _ = try await ServeLifecycleTests.serve(
-            environment: ["IMGPROXY_KEEP_ALIVE_TIMEOUT": "1", "IMGPROXY_READ_REQUEST_TIMEOUT": "600"]
+            environment: [
+                "IMGPROXY_KEEP_ALIVE_TIMEOUT": "1", "IMGPROXY_READ_REQUEST_TIMEOUT": "600",
+                "IMGPROXY_SO_REUSEPORT": reusePort,
+            ]
         ) { base in
             let connection = try RawConnection(port: try Self.port(base))
             defer { connection.close() }

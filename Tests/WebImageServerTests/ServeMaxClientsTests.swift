@@ -5,8 +5,12 @@ import Testing
 /// until an open one closes, and is then answered.
 @Suite("Serve: --max-clients")
 struct ServeMaxClientsTests {
-    @Test func aConnectionPastTheLimitWaitsUntilOneCloses() async throws {
-        _ = try await ServeLifecycleTests.serve(environment: ["IMGPROXY_MAX_CLIENTS": "1"]) { base in
+    /// Also on the listener of `IMGPROXY_SO_REUSEPORT`.
+    @Test(arguments: ["false", "true"])
+    func aConnectionPastTheLimitWaitsUntilOneCloses(reusePort: String) async throws {
+        _ = try await ServeLifecycleTests.serve(
+            environment: ["IMGPROXY_MAX_CLIENTS": "1", "IMGPROXY_SO_REUSEPORT": reusePort]
+        ) { base in
             let port = try #require(Int(base.split(separator: ":").last ?? ""))
             let first = try SlowReader(port: port, path: "/health")
             defer { first.reset() }

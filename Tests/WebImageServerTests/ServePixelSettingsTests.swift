@@ -3,8 +3,9 @@ import Testing
 import WebImage
 import WebImageTesting
 
-/// `webimage serve`'s pixel settings as a real process: `--disable-shrink-on-load` and `--use-linear-colorspace`, from
-/// their flags and from imgproxy's variables, which are then no longer named in the start-up warning.
+/// `webimage serve`'s pixel settings as a real process: `--disable-shrink-on-load`, `--use-linear-colorspace` and
+/// `--preserve-hdr`, from their flags and from imgproxy's variables, which are then no longer named in the start-up
+/// warning.
 @Suite("Server: webimage serve's pixel settings", .timeLimit(.minutes(1)))
 struct ServePixelSettingsTests {
     /// Starts an origin with the 12-megapixel JPEG and a black-and-white PNG, and `webimage serve` in front of it.
@@ -19,6 +20,8 @@ struct ServePixelSettingsTests {
         let stripes = PixelBuffer(width: 2, height: 1, bytes: [0, 0, 0, 255, 255, 255, 255, 255])
         origin.register(
             try ImageCoders.default.encode(Image(pixels: stripes), as: .png, options: .init()), at: "/bw.png")
+        let deep = try Data(contentsOf: Fixtures.corpus.appendingPathComponent("images/pngsuite_basi2c16.png"))
+        origin.register(deep, at: "/deep.png", contentType: "image/png")
         do {
             let errors = try await ServeLifecycleTests.serve(environment: environment, arguments: arguments) { base in
                 try await body { options, path in "\(base)/insecure/\(options)/plain/\(origin.url(path).absoluteString)"
@@ -60,5 +63,24 @@ struct ServePixelSettingsTests {
             #expect(abs(Int(pixel.red) - grey) <= 1, "\(pixel)")
         }
         #expect(!errors.contains("IMGPROXY_USE_LINEAR_COLORSPACE"), "\(errors)")
+    }
+
+    /// `IMGPROXY_PRESERVE_HDR` and `ph` are read (the variable leaves the warning); a 16-bit PNG answers an 8-bit PNG
+    /// either way, as the README says: the pipeline is 8-bit.
+    @Test(arguments: [
+        ([String](), [String: String](), "w:16"), ([], ["IMGPROXY_PRESERVE_HDR": "true"], "w:16"),
+        (["--preserve-hdr"], [:], "w:16/ph:0"), ([], [:], "w:16/preserve_hdr:1"),
+    ])
+    func preserveHDRIsReadAndResultsStayEightBit(
+        arguments: [String], environment: [String: String], options: String
+    ) async throws {
+        let errors = try await Self.serving(arguments, environment: environment) { url in
+            let response = try await ServeImgproxyEnvironmentTests.get(url(options, "/deep.png"))
+            #expect(response.status == 200)
+            let bytes = [UInt8](response.data)
+            // The IHDR chunk's bit depth, after the signature, the chunk's length and type, width and height.
+            #expect(bytes.count > 24 && bytes[24] == 8, "an 8-bit PNG")
+        }
+        #expect(!errors.contains("IMGPROXY_PRESERVE_HDR"), "\(errors)")
     }
 }

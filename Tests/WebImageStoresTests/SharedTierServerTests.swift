@@ -82,6 +82,44 @@ import WebImageTesting
         try await origin.shutdown()
     }
 
+    /// With `--cache-control-passthrough`, the origin's `Cache-Control` is kept with the shared result and with the
+    /// shared original: the other node answers both with it, without the origin.
+    @Test func theOriginsCacheControlTravelsThroughTheTier() async throws {
+        let seaweed = try await SeaweedFS.start()
+        defer { seaweed.process.stop() }
+        let origin = TestImageServer()
+        try await origin.start()
+        let photo = try Fixtures.data("corpus/images/exif_Landscape_1.jpg")
+        let cacheControl = "public, max-age=321"
+        origin.register(photo, at: "/cc.jpg", contentType: "image/jpeg", headers: [("Cache-Control", cacheControl)])
+        let source = origin.url("/cc.jpg").absoluteString
+        let setup = S3Client(
+            configuration: .init(endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
+        try await setup.createBucketReadyForWrites("cluster")
+        try await setup.shutdown()
+
+        let first = try Self.node(seaweed, peers: [], passesCacheControl: true)
+        try await first.app.test(.live) { client in
+            let made = try await client.execute(uri: "/insecure/rs:fit:40:40/plain/\(source)@png", method: .get)
+            #expect(made.status == .ok && made.headers[.cacheControl] == cacheControl)
+        }
+        await first.server.shutdown()
+        try await first.server.configuration.sharedStore?.client.shutdown()
+        let second = try Self.node(seaweed, peers: [], passesCacheControl: true)
+        try await second.app.test(.live) { client in
+            for size in [40, 80] {
+                let answer = try await client.execute(
+                    uri: "/insecure/rs:fit:\(size):\(size)/plain/\(source)@png", method: .get)
+                #expect(answer.status == .ok && answer.headers[.cacheControl] == cacheControl, "\(size)")
+            }
+            #expect(second.server.responder.store.madeCount == 1, "the 40 from the shared result, the 80 made")
+        }
+        #expect(origin.requestCount("/cc.jpg") == 1, "the 80 from the shared original")
+        await second.server.shutdown()
+        try await second.server.configuration.sharedStore?.client.shutdown()
+        try await origin.shutdown()
+    }
+
     @Test func withoutAPurgeKeyThereIsNoPurgeRoute() async throws {
         let server = try ImageServer(configuration: ImageServerConfiguration())
         try await server.makeApplication(host: "127.0.0.1", port: 0).test(.router) { client in
@@ -91,11 +129,13 @@ import WebImageTesting
         await server.shutdown()
     }
 
-    /// A node with its own temporary disk cache, the shared tier `s3://cluster/t` and the purge key.
+    /// A node with its own temporary disk cache, the shared tier `s3://cluster/t` and the purge key (and, with
+    /// `passesCacheControl`, the origin's `Cache-Control` passed on).
     private static func node(
-        _ seaweed: SeaweedFS, peers: [URL]
+        _ seaweed: SeaweedFS, peers: [URL], passesCacheControl: Bool = false
     ) throws -> (server: ImageServer, app: some ApplicationProtocol) {
         var configuration = ImageServerConfiguration()
+        configuration.http.passesCacheControl = passesCacheControl
         configuration.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "webimage-node-\(UUID().uuidString)")
         configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)

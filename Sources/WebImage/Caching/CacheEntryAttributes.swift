@@ -13,13 +13,22 @@ public struct CacheEntryAttributes: Sendable, Hashable {
     public var lastModified: String?
     /// When the entry expires, overriding the cache's maximum age (e.g. from `Cache-Control: max-age`).
     public var expires: Date?
+    /// The HTTP `Cache-Control` the bytes were served with, verbatim, kept for a server that passes it on.
+    public var cacheControl: String?
+    /// The HTTP `Expires` the bytes were served with, verbatim, kept for a server that passes it on.
+    public var expiresHeader: String?
 
     /// Creates attributes; all unknown by default.
-    public init(format: ImageFormat? = nil, etag: String? = nil, lastModified: String? = nil, expires: Date? = nil) {
+    public init(
+        format: ImageFormat? = nil, etag: String? = nil, lastModified: String? = nil, expires: Date? = nil,
+        cacheControl: String? = nil, expiresHeader: String? = nil
+    ) {
         self.format = format
         self.etag = etag
         self.lastModified = lastModified
         self.expires = expires
+        self.cacheControl = cacheControl
+        self.expiresHeader = expiresHeader
     }
 
     /// No attributes: the format is sniffed and the cache's maximum age applies.

@@ -16,6 +16,10 @@ public struct ImageResponse: Sendable {
     public var etag: String?
     /// The `Last-Modified` header, for revalidation with `If-Modified-Since`.
     public var lastModified: String?
+    /// The `Cache-Control` header, verbatim.
+    public var cacheControl: String?
+    /// The `Expires` header, verbatim.
+    public var expires: String?
     /// The length the source announced (`Content-Length`, or the file size); `nil` when unknown.
     public var expectedLength: Int?
     /// Whether a loader answered from a cache shared by several processes rather than from the origin; the result
@@ -34,6 +38,8 @@ public struct ImageResponse: Sendable {
         self.contentType = contentType ?? headers["Content-Type"].map(Self.mimeType)
         self.etag = headers["ETag"]
         self.lastModified = headers["Last-Modified"]
+        self.cacheControl = headers["Cache-Control"]
+        self.expires = headers["Expires"]
         self.expectedLength = expectedLength
     }
 

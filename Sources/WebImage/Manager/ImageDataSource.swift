@@ -11,16 +11,23 @@ public enum ImageDataSource: String, Sendable, Hashable, CaseIterable {
     case origin
 }
 
-/// What the source said about the version of its bytes: the validators of a conditional request.
+/// What the source said about the version of its bytes: the validators of a conditional request, and the freshness
+/// it gave them (`Cache-Control`, `Expires`), which a server in front of it may pass on.
 public struct ImageValidators: Sendable, Hashable {
     /// The `ETag` the bytes were served with.
     public var etag: String?
     /// The `Last-Modified` the bytes were served with, verbatim.
     public var lastModified: String?
+    /// The `Cache-Control` the bytes were served with, verbatim.
+    public var cacheControl: String?
+    /// The `Expires` the bytes were served with, verbatim.
+    public var expires: String?
 
     /// Validators; none by default.
-    public init(etag: String? = nil, lastModified: String? = nil) {
+    public init(etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil, expires: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
+        self.cacheControl = cacheControl
+        self.expires = expires
     }
 }

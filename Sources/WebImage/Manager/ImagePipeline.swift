@@ -77,7 +77,9 @@ struct ImagePipeline: Sendable {
             return try await finish(
                 data: data, attributes: attributes(of: cached), cacheType: .disk, storeOriginal: false, &metrics)
         }
-        let attributes = CacheEntryAttributes(etag: response.etag, lastModified: response.lastModified)
+        let attributes = CacheEntryAttributes(
+            etag: response.etag, lastModified: response.lastModified, cacheControl: response.cacheControl,
+            expiresHeader: response.expires)
         var result = try await finish(
             data: response.data, attributes: attributes, cacheType: .none, storeOriginal: true, &metrics)
         if response.fromSharedCache { result.dataSource = .sharedCache }
@@ -139,7 +141,9 @@ struct ImagePipeline: Sendable {
         _ metrics: inout ImageMetrics
     ) async throws(WebImageError) -> ImageResult {
         let dataSource: ImageDataSource = cacheType == .disk ? .disk : .origin
-        let validators = ImageValidators(etag: attributes.etag, lastModified: attributes.lastModified)
+        let validators = ImageValidators(
+            etag: attributes.etag, lastModified: attributes.lastModified, cacheControl: attributes.cacheControl,
+            expires: attributes.expiresHeader)
         if options.contains(.avoidDecode) {
             if storeOriginal { await storeOnDisk(original: data, attributes: attributes, finished: nil, &metrics) }
             return ImageResult(
@@ -190,11 +194,17 @@ struct ImagePipeline: Sendable {
     }
 
     private func validators(of result: ImageCacheResult?) -> ImageValidators {
-        ImageValidators(etag: result?.metadata?.etag, lastModified: result?.metadata?.lastModified)
+        let metadata = result?.metadata
+        return ImageValidators(
+            etag: metadata?.etag, lastModified: metadata?.lastModified, cacheControl: metadata?.cacheControl,
+            expires: metadata?.expiresHeader)
     }
 
     private func attributes(of result: ImageCacheResult?) -> CacheEntryAttributes {
-        CacheEntryAttributes(etag: result?.metadata?.etag, lastModified: result?.metadata?.lastModified)
+        let metadata = result?.metadata
+        return CacheEntryAttributes(
+            etag: metadata?.etag, lastModified: metadata?.lastModified, cacheControl: metadata?.cacheControl,
+            expiresHeader: metadata?.expiresHeader)
     }
 
     /// Writes the original bytes and the encoded finished image to disk: awaited with

@@ -26,7 +26,7 @@ extension SourceFetcher {
             return same ? .notModified(origin) : .fetched(source)
         }
         let response = try await loadFromOrigin(url, conditions: conditions, maxSize: maxSize)
-        let validators = ImageValidators(etag: response.etag, lastModified: response.lastModified)
+        let validators = Self.validators(of: response)
         if response.isNotModified { return .notModified(validators) }
         return .fetched(Source(data: response.data, validators: validators))
     }

@@ -11,7 +11,7 @@ final class SourceFetcher: Sendable {
     /// Source bytes and what the server needs to know about them.
     struct Source: Sendable {
         var data: Data
-        /// The origin's `ETag` and `Last-Modified`, each when it sent one.
+        /// The origin's `ETag`, `Last-Modified`, `Cache-Control` and `Expires`, each when it sent one.
         var validators: ImageValidators
     }
 
@@ -88,9 +88,7 @@ final class SourceFetcher: Sendable {
         options.requestModifier = .headers(["Cookie": cookies])
         do {
             let response = try await origins.load(ImageLoadRequest(url: url, options: options))
-            return Source(
-                data: response.data,
-                validators: ImageValidators(etag: response.etag, lastModified: response.lastModified))
+            return Source(data: response.data, validators: Self.validators(of: response))
         } catch { throw Self.map(error) }
     }
 
@@ -131,6 +129,13 @@ final class SourceFetcher: Sendable {
         do { return try await origins.load(ImageLoadRequest(url: url, options: options)) } catch {
             throw Self.map(error)
         }
+    }
+
+    /// What `response` said about its bytes: its validators and freshness headers.
+    static func validators(of response: ImageResponse) -> ImageValidators {
+        ImageValidators(
+            etag: response.etag, lastModified: response.lastModified, cacheControl: response.cacheControl,
+            expires: response.expires)
     }
 
     /// Logs an S3 source store's refusal of the credentials (401, 403) with where they came from, which the client's

@@ -16,6 +16,15 @@ final class AnsweredPaths: Sendable {
         let path: String
         /// ``ImageResponder/acceptedFormats(_:)``: zero on a server that does not negotiate.
         let accepts: UInt8
+        /// ``ImageResponder/clientHints(_:)``: ``ClientHints/none`` on a server without client hints.
+        let hints: ClientHints
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(path)
+            hasher.combine(accepts)
+            // Hints are hashed only when there are some: a server without them hashes what it always did.
+            if hints != .none { hasher.combine(hints) }
+        }
     }
 
     /// What a repeated request needs.

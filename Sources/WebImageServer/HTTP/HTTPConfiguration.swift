@@ -31,6 +31,13 @@ public struct HTTPConfiguration: Sendable {
     /// `X-Origin-Height`, `X-Origin-Content-Length` (the source's pixels and bytes), `X-Result-Width` and
     /// `X-Result-Height`; results cached while it was off are made again. Default off.
     public var sendsDebugHeaders = false
+    /// Take the default `dpr` and `width` from the client hints `Sec-CH-DPR` (or `DPR`) and `Sec-CH-Width` (or
+    /// `Width`), and name them in `Vary` (imgproxy's `IMGPROXY_ENABLE_CLIENT_HINTS`, ``ClientHints``). Default off.
+    public var enablesClientHints = false
+    /// Answer with the origin's `Cache-Control` and `Expires` when it sent either, instead of the server's TTL
+    /// (imgproxy's `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`): kept with the source and with each result in every tier.
+    /// Default off.
+    public var passesCacheControl = false
 
     /// The defaults: imgproxy 4's.
     public init() {}

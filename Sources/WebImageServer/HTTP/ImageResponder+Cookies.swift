@@ -59,6 +59,10 @@ extension ImageResponder {
             return
         }
         outcome.cache = .miss
+        var headers = headers
+        if cacheControlFollowsOrigin {
+            headers[.cacheControl] = cacheControl(expires: options.expires, origin: result.origin, now: now)
+        }
         outcome.respond(with: result, headers: headers, disposition: disposition(parsed, format: result.format))
     }
 

@@ -38,6 +38,11 @@ extension ImageResponder {
             metrics.originError(kind: status < 500 ? .status4xx : .status5xx)
         }
         var headers = headers
+        if cacheControlFollowsOrigin {
+            headers[.cacheControl] = cacheControl(
+                expires: parsed.options.expires, origin: SourceFetcher.validators(of: answer),
+                now: Int(Date().timeIntervalSince1970))
+        }
         if status >= 400 { headers[.cacheControl] = nil }
         for name in Self.rawResponseHeaders {
             for value in answer.headers.values(of: name.canonicalName) {

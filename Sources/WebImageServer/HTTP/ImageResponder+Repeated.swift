@@ -15,8 +15,9 @@ extension ImageResponder {
         if let expires = known.expires, expires <= now { return nil }
         guard let (result, tier) = await tracedLocalHit(known.key), result.format == known.format else { return nil }
         var headers = HTTPFields()
-        headers[.cacheControl] = known.cacheControl ?? "max-age=\(maxAge(expires: known.expires, now: now)), public"
-        if negotiates { headers[.vary] = "Accept" }
+        headers[.cacheControl] =
+            known.cacheControl ?? cacheControl(expires: known.expires, origin: result.origin, now: now)
+        if let vary { headers[.vary] = vary }
         var outcome = Outcome(response: Response(status: .ok), sourceHost: known.sourceHost)
         let (ifNoneMatch, ifModifiedSince) = (request.headers[.ifNoneMatch], request.headers[.ifModifiedSince])
         if ifNoneMatch != nil || ifModifiedSince != nil,

@@ -30,7 +30,7 @@ struct ImageResponder: Sendable {
 
     func respond(path: String, request: Request) async -> Outcome {
         let now = Int(Date().timeIntervalSince1970)
-        let memo = AnsweredPaths.Key(path: path, accepts: acceptedFormats(request))
+        let memo = AnsweredPaths.Key(path: path, accepts: acceptedFormats(request), hints: clientHints(request))
         var outcome: Outcome
         if !mayPassCookies(request), let repeated = await answerRepeated(memo, request: request, now: now) {
             outcome = repeated
@@ -59,27 +59,27 @@ struct ImageResponder: Sendable {
     ) async throws(ImageServerError) {
         let (parsed, url) = try await tracing.stage("options") { _ throws(ImageServerError) in
             try secret?.check(request.headers[.authorization])
-            let parsed = try parser.parse(memo.path, now: now)
+            let parsed = try parser.parse(memo.path, now: now, hints: memo.hints)
             return (parsed, try policy.url(for: parsed.source))
         }
         outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
         let options = parsed.options
         var headers = HTTPFields()
-        headers[.cacheControl] = "max-age=\(maxAge(expires: options.expires, now: now)), public"
+        headers[.cacheControl] = cacheControl(expires: options.expires, origin: ImageValidators(), now: now)
         if options.raw {
             try await answerRaw(url: url, parsed: parsed, request: request, headers: headers, into: &outcome)
             return
         }
         let format = FormatRequest(options: options, negotiation: negotiation, configuration: configuration)
         if let cookies = passedCookies(request, source: url) {
-            if negotiates { headers[.vary] = "Accept" }
+            if let vary { headers[.vary] = vary }
             try await answerWithCookies(
                 cookies, url: url, parsed: parsed, format: format, request: request, headers: headers, now: now,
                 into: &outcome)
             return
         }
         let key = ResultKey(options: options, source: parsed.source, format: format)
-        if negotiates { headers[.vary] = "Accept" }
+        if let vary { headers[.vary] = vary }
 
         // A hit in this node's tiers answers at once, without the deadline's timer task (with peers, only a memory
         // hit: the disk is left to the owner of the result); a conditional request for it is answered from the
@@ -105,6 +105,9 @@ struct ImageResponder: Sendable {
                 }
                 switch miss {
                 case .notModified(let origin):
+                    if cacheControlFollowsOrigin {
+                        headers[.cacheControl] = cacheControl(expires: options.expires, origin: origin, now: now)
+                    }
                     outcome.notModified(
                         headers: headers, etag: validators.etag(origin: origin.etag),
                         lastModified: validators.lastModified(origin: origin.lastModified))
@@ -123,10 +126,14 @@ struct ImageResponder: Sendable {
         }
         let disposition = disposition(parsed, format: result.format)
         let link = canonicalLink(parsed.source)
+        if cacheControlFollowsOrigin {
+            headers[.cacheControl] = cacheControl(expires: options.expires, origin: result.origin, now: now)
+        }
         answered.remember(
             AnsweredPaths.Answer(
                 key: key, format: result.format, expires: options.expires,
-                cacheControl: options.expires == nil ? headers[.cacheControl] : nil, disposition: disposition,
+                cacheControl: options.expires == nil && !cacheControlFollowsOrigin ? headers[.cacheControl] : nil,
+                disposition: disposition,
                 sourceHost: outcome.sourceHost, canonicalLink: link),
             for: memo)
         if source != .miss,

@@ -37,12 +37,18 @@ public struct ImageURLParser: Sendable {
     ///
     /// - Throws: ``ImageServerError``: 403 for a bad signature, 404 for a malformed path, option or argument.
     public func parse(_ path: String, now: Int) throws(ImageServerError) -> ImageURLRequest {
+        try parse(path, now: now, hints: .none)
+    }
+
+    /// Parses `path` at Unix time `now` as ``parse(_:now:)`` does, with the `dpr` and `width` of the client's
+    /// `hints` as defaults that the URL's options and presets override (imgproxy's client hints).
+    public func parse(_ path: String, now: Int, hints: ClientHints) throws(ImageServerError) -> ImageURLRequest {
         let parts = try Self.verifiedSegments(of: path, signer: signer)
         var processing: ProcessingOptions
         let urlParts: [String]
         if options.rules.onlyPresets {
             let names = parts[0].components(separatedBy: argumentsSeparator)
-            processing = try options.parse(presets: names, now: now)
+            processing = try options.parse(presets: names, now: now, hints: hints)
             urlParts = Array(parts.dropFirst())
         } else {
             if ResizingType(rawValue: parts[0]) != nil {
@@ -50,7 +56,7 @@ public struct ImageURLParser: Sendable {
             }
             let (urlOptions, remaining) = URLOption.split(parts, separator: argumentsSeparator)
             try URLOption.checkCanonical(urlOptions, separator: argumentsSeparator)
-            processing = try options.parse(urlOptions, now: now)
+            processing = try options.parse(urlOptions, now: now, hints: hints)
             urlParts = remaining
         }
         let (source, ext) = try Self.decodeSource(urlParts, rules: sourceURLs)

@@ -59,6 +59,7 @@ enum OptionTable {
             write: { o in o.format.map { "format:\(ProcessingOptions.name($0))" } }),
         .flag(["strip_metadata", "sm"], \.stripMetadata),
         .flag(["strip_color_profile", "scp"], \.stripColorProfile),
+        .flag(["preserve_hdr", "ph"], \.preserveHDR),
         .flag(["auto_rotate", "ar"], \.autoRotate),
         OptionEntry(
             names: ["cachebuster", "cb"], changesResult: true, sample: ["abc"],

@@ -10,9 +10,13 @@ struct OptionsParser: Sendable {
     /// The options every request starts from (the server's defaults).
     var defaults = ProcessingOptions()
 
-    /// The options of a request: the server's defaults, the `default` preset, then `options` in order.
-    func parse(_ options: [URLOption], now: Int) throws(ImageServerError) -> ProcessingOptions {
+    /// The options of a request: the server's defaults, the client's `hints`, the `default` preset, then `options`
+    /// in order.
+    func parse(
+        _ options: [URLOption], now: Int, hints: ClientHints = .none
+    ) throws(ImageServerError) -> ProcessingOptions {
         var result = defaults
+        hints.apply(to: &result)
         if presets.table["default"] != nil {
             try applyPresets(["default"], to: &result, usedPresets: [], now: now)
         }
@@ -20,9 +24,13 @@ struct OptionsParser: Sendable {
         return result
     }
 
-    /// The options of an only-presets URL: the server's defaults, the `default` preset, then the presets `names`.
-    func parse(presets names: [String], now: Int) throws(ImageServerError) -> ProcessingOptions {
+    /// The options of an only-presets URL: the server's defaults, the client's `hints`, the `default` preset, then
+    /// the presets `names`.
+    func parse(
+        presets names: [String], now: Int, hints: ClientHints = .none
+    ) throws(ImageServerError) -> ProcessingOptions {
         var result = defaults
+        hints.apply(to: &result)
         if presets.table["default"] != nil {
             try applyPresets(["default"], to: &result, usedPresets: [], now: now)
         }

@@ -74,6 +74,10 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// `strip_color_profile`, on by default). Off, the pixels stay in the source's colour space and the result
     /// carries its profile, where the output format has room for one (JPEG, PNG, WebP, AVIF; not GIF).
     public var stripColorProfile = true
+    /// Whether a high-bit-depth source keeps more than 8 bits per channel in a PNG, TIFF, AVIF or JPEG XL result
+    /// (imgproxy's `preserve_hdr`, default `IMGPROXY_PRESERVE_HDR`, off). Part of the cache identity; the pixel
+    /// pipeline is 8-bit, so today every result has 8 bits per channel either way (README, "Colour and HDR").
+    public var preserveHDR = false
     /// Whether the EXIF orientation is applied.
     public var autoRotate = true
     /// Whether the copyright and author survive ``stripMetadata`` (imgproxy's `keep_copyright`, on by default): the

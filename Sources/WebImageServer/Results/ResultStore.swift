@@ -10,7 +10,9 @@ import WebImageStores
 /// Each result is kept with its origin's validators (``StoredResult/origin``): in the disk entry's `ETag` and
 /// `Last-Modified` fields (an empty `ETag` when the origin sent none) and in the shared object's metadata. A disk
 /// entry without an `ETag` field, or a shared object without the `validators` mark, was stored before results kept
-/// them: it is taken as a miss, made again and (on disk) replaced.
+/// them: it is taken as a miss, made again and (on disk) replaced. The origin's `Cache-Control` and `Expires` are kept
+/// the same way (an empty text when it sent none; the `freshness` mark in the shared tier): while the server passes
+/// them on (``keepsFreshness``), a result stored without them is a miss.
 final class ResultStore: Sendable {
     private let disk: DiskCache?
     private let shared: SharedStore?
@@ -28,15 +30,19 @@ final class ResultStore: Sendable {
     /// (the result's name and ``debugSuffix``), in the shared tier in the `debug` metadata; a result without them is
     /// then a miss.
     private let keepsDebugFacts: Bool
+    /// Whether a result must come with its origin's `Cache-Control` and `Expires` (`--cache-control-passthrough`).
+    private let keepsFreshness: Bool
 
     /// How many results have been made since the start: cache hits and joined runs do not count.
     var madeCount: Int { made.withLock { $0 } }
 
     init(
         disk: DiskCache?, memoryBytes: Int, shared: SharedStore? = nil, tracing: RequestTracing = .init(enabled: false),
-        validators: ResponseValidators = ResponseValidators(HTTPConfiguration()), keepsDebugFacts: Bool = false
+        validators: ResponseValidators = ResponseValidators(HTTPConfiguration()), keepsDebugFacts: Bool = false,
+        keepsFreshness: Bool = false
     ) {
         self.disk = disk
+        self.keepsFreshness = keepsFreshness
         self.validators = validators
         self.keepsDebugFacts = keepsDebugFacts
         self.shared = shared
@@ -58,8 +64,10 @@ final class ResultStore: Sendable {
                 })
         else { return nil }
         guard object.metadata[Self.validatorsMark] == "origin" else { return nil }
+        guard object.metadata[Self.freshnessMark] == "origin" || !keepsFreshness else { return nil }
         let origin = ImageValidators(
-            etag: object.metadata["source-etag"], lastModified: object.metadata["source-last-modified"])
+            etag: object.metadata["source-etag"], lastModified: object.metadata["source-last-modified"],
+            cacheControl: object.metadata["source-cache-control"], expires: object.metadata["source-expires"])
         let debug = object.metadata["debug"].flatMap(DebugFacts.init(text:))
         guard debug != nil || !keepsDebugFacts else { return nil }
         let stored = StoredResult(
@@ -75,7 +83,11 @@ final class ResultStore: Sendable {
         if let hit = memory.result(forKey: key) { return (hit, .memory) }
         guard let entry = await disk?.entry(forKey: key.hex), let etag = entry.metadata.etag else { return nil }
         let metadata = entry.metadata
-        let origin = ImageValidators(etag: etag.isEmpty ? nil : etag, lastModified: metadata.lastModified)
+        guard metadata.cacheControl != nil || !keepsFreshness else { return nil }
+        let origin = ImageValidators(
+            etag: etag.isEmpty ? nil : etag, lastModified: metadata.lastModified,
+            cacheControl: metadata.cacheControl.flatMap { $0.isEmpty ? nil : $0 },
+            expires: metadata.expiresHeader.flatMap { $0.isEmpty ? nil : $0 })
         var debug: DebugFacts?
         if keepsDebugFacts {
             let facts = await disk?.entry(forKey: key.hex + Self.debugSuffix).flatMap {
@@ -124,9 +136,11 @@ final class ResultStore: Sendable {
             debug: keepsDebugFacts ? result.debugFacts : nil)
         await tracing.stage("result store") { _ in
             await keepLocally(stored, data: result.data, key)
-            var metadata = [Self.validatorsMark: "origin"]
+            var metadata = [Self.validatorsMark: "origin", Self.freshnessMark: "origin"]
             if let etag = result.source.etag { metadata["source-etag"] = etag }
             if let modified = result.source.lastModified { metadata["source-last-modified"] = modified }
+            if let cacheControl = result.source.cacheControl { metadata["source-cache-control"] = cacheControl }
+            if let expires = result.source.expires { metadata["source-expires"] = expires }
             if let facts = result.debugFacts { metadata["debug"] = facts.text }
             await shared?.storeResult(
                 result.data, contentType: result.format.mimeType, metadata: metadata, source: key.source,
@@ -139,8 +153,10 @@ final class ResultStore: Sendable {
     private func keepLocally(_ stored: StoredResult, data: Data, _ key: ResultKey) async {
         remember(key)
         memory.set(stored, forKey: key)
+        // Empty texts for what the origin did not send: an entry without them was stored before they were kept.
         let attributes = CacheEntryAttributes(
-            format: stored.format, etag: stored.origin.etag ?? "", lastModified: stored.origin.lastModified)
+            format: stored.format, etag: stored.origin.etag ?? "", lastModified: stored.origin.lastModified,
+            cacheControl: stored.origin.cacheControl ?? "", expiresHeader: stored.origin.expires ?? "")
         try? await disk?.store(data, forKey: key.hex, attributes: attributes)
         if let debug = stored.debug {
             try? await disk?.store(Data(debug.text.utf8), forKey: key.hex + Self.debugSuffix)
@@ -149,6 +165,8 @@ final class ResultStore: Sendable {
 
     /// The shared object's metadata field that marks a result stored with its origin's validators.
     static let validatorsMark = "validators"
+    /// The shared object's metadata field that marks a result stored with its origin's `Cache-Control` and `Expires`.
+    static let freshnessMark = "freshness"
     /// What a result's name ends with in the name of its ``DebugFacts``' disk entry.
     static let debugSuffix = ".debug"
 

@@ -32,6 +32,37 @@ extension CachingTests {
             #expect(await cache.totalSize() > 50_000)
         }
 
+        /// The origin's `Cache-Control` and `Expires` are kept in a version 2 header; an entry without them is still
+        /// written as version 1, which this version and the ones before it read.
+        @Test func freshnessHeadersAreKeptInAVersionTwoHeader() async throws {
+            let directory = TemporaryDirectory()
+            let cache = CacheFixtures.disk(directory.appending("cache"), clock: TestClock())
+            let payload = CacheTestPayload.make(size: 1000, seed: 3)
+            let attributes = CacheEntryAttributes(
+                format: .png, etag: "\"e\"", cacheControl: "max-age=60, public",
+                expiresHeader: "Wed, 21 Oct 2015 07:28:00 GMT")
+            try await cache.store(payload, forKey: "fresh", attributes: attributes)
+            let entry = try #require(await cache.entry(forKey: "fresh"))
+            #expect(entry.data == payload && entry.metadata.etag == "\"e\"")
+            #expect(entry.metadata.cacheControl == "max-age=60, public")
+            #expect(entry.metadata.expiresHeader == "Wed, 21 Oct 2015 07:28:00 GMT")
+
+            let plain = DiskEntryHeader(
+                payloadLength: 3, created: Date(timeIntervalSince1970: 1), expires: nil, key: "k", format: .png,
+                etag: nil, lastModified: "x")
+            let bytes = plain.encoded()
+            #expect(bytes[4] == 1 && bytes[5] == 0, "no freshness: version 1, as before")
+            let fresh = DiskEntryHeader(
+                payloadLength: 3, created: Date(timeIntervalSince1970: 1), expires: nil, key: "k", format: .png,
+                etag: nil, lastModified: "x", cacheControl: "", expiresHeader: nil)
+            let freshBytes = fresh.encoded()
+            #expect(freshBytes[4] == 2)
+            for (header, encoded) in [(plain, bytes), (fresh, freshBytes)] {
+                let parsed = encoded.withUnsafeBytes { DiskEntryHeader(parsing: $0) }
+                #expect(parsed == header)
+            }
+        }
+
         @Test func filesAreNamedByTheSHA256OfTheKey() async throws {
             let directory = TemporaryDirectory()
             let cache = CacheFixtures.disk(directory.url)

@@ -12,6 +12,10 @@ public struct DiskCacheMetadata: Sendable, Hashable {
     public let etag: String?
     /// The HTTP `Last-Modified` given when stored.
     public let lastModified: String?
+    /// The HTTP `Cache-Control` given when stored.
+    public internal(set) var cacheControl: String? = nil
+    /// The HTTP `Expires` given when stored (``CacheEntryAttributes/expiresHeader``).
+    public internal(set) var expiresHeader: String? = nil
     /// When the entry was written.
     public let created: Date
     /// The expiry given when stored, if any; otherwise the entry expires ``DiskCache/Configuration/maxAge`` after

@@ -4,11 +4,16 @@ import Foundation
 ///
 /// Layout, little-endian: magic `SWIC` (4), version u16, reserved u16, header length u32, reserved u32,
 /// payload length u64, created (Float64 seconds since 1970) u64, expires (Float64, NaN for none) u64, then four
-/// strings (key, format, ETag, Last-Modified), each a u32 length (`0xFFFF_FFFF` for none) and UTF-8 bytes.
+/// strings (key, format, ETag, Last-Modified), each a u32 length (`0xFFFF_FFFF` for none) and UTF-8 bytes; version 2
+/// adds two strings (the HTTP `Cache-Control` and `Expires`). An entry with neither is written as version 1, so a
+/// cache stays readable by the versions before them; both versions are read.
 /// A file is valid only if its size is exactly header length + payload length and the stored key matches.
 struct DiskEntryHeader: Equatable {
     static let magic: [UInt8] = Array("SWIC".utf8)
+    /// The version of a header without the freshness strings.
     static let version: UInt16 = 1
+    /// The version of a header with them.
+    static let freshnessVersion: UInt16 = 2
     /// The fixed part, up to the strings.
     static let fixedLength = 40
     /// Headers larger than this are refused as corrupt (keys and validators are short).
@@ -22,10 +27,12 @@ struct DiskEntryHeader: Equatable {
     var format: ImageFormat
     var etag: String?
     var lastModified: String?
+    var cacheControl: String?
+    var expiresHeader: String?
 
     init(
         payloadLength: Int, created: Date, expires: Date?, key: String, format: ImageFormat, etag: String?,
-        lastModified: String?
+        lastModified: String?, cacheControl: String? = nil, expiresHeader: String? = nil
     ) {
         self.payloadLength = payloadLength
         self.created = created
@@ -34,6 +41,8 @@ struct DiskEntryHeader: Equatable {
         self.format = format
         self.etag = etag
         self.lastModified = lastModified
+        self.cacheControl = cacheControl
+        self.expiresHeader = expiresHeader
         headerLength = 0
         headerLength = encoded().count
     }
@@ -42,15 +51,16 @@ struct DiskEntryHeader: Equatable {
     func encoded() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(Self.fixedLength + key.utf8.count + 64)
+        let freshness = cacheControl != nil || expiresHeader != nil
         out += Self.magic
-        append(UInt64(Self.version), bytes: 2, to: &out)
+        append(UInt64(freshness ? Self.freshnessVersion : Self.version), bytes: 2, to: &out)
         append(0, bytes: 2, to: &out)
         append(UInt64(headerLength), bytes: 4, to: &out)
         append(0, bytes: 4, to: &out)
         append(UInt64(payloadLength), bytes: 8, to: &out)
         append(created.timeIntervalSince1970.bitPattern, bytes: 8, to: &out)
         append((expires?.timeIntervalSince1970 ?? .nan).bitPattern, bytes: 8, to: &out)
-        for string in [key, format.name, etag, lastModified] {
+        for string in [key, format.name, etag, lastModified] + (freshness ? [cacheControl, expiresHeader] : []) {
             if let string {
                 append(UInt64(string.utf8.count), bytes: 4, to: &out)
                 out += string.utf8
@@ -64,7 +74,7 @@ struct DiskEntryHeader: Equatable {
     /// The header length announced by the fixed part, or `nil` if the magic or version is wrong.
     static func announcedLength(_ fixed: UnsafeRawBufferPointer) -> Int? {
         guard fixed.count >= fixedLength, fixed.prefix(4).elementsEqual(magic),
-            read(fixed, at: 4, bytes: 2) == UInt64(version)
+            [UInt64(version), UInt64(freshnessVersion)].contains(read(fixed, at: 4, bytes: 2))
         else { return nil }
         let length = Int(read(fixed, at: 8, bytes: 4))
         return (fixedLength...maxLength).contains(length) ? length : nil
@@ -82,7 +92,8 @@ struct DiskEntryHeader: Equatable {
         expires = expiry.isNaN ? nil : Date(timeIntervalSince1970: expiry)
         var offset = Self.fixedLength
         var strings: [String?] = []
-        for _ in 0..<4 {
+        let stringCount = Self.read(bytes, at: 4, bytes: 2) == UInt64(Self.freshnessVersion) ? 6 : 4
+        for _ in 0..<stringCount {
             guard offset + 4 <= length else { return nil }
             let count = Self.read(bytes, at: offset, bytes: 4)
             offset += 4
@@ -100,6 +111,8 @@ struct DiskEntryHeader: Equatable {
         self.format = ImageFormat(format)
         etag = strings[2]
         lastModified = strings[3]
+        cacheControl = stringCount == 6 ? strings[4] : nil
+        expiresHeader = stringCount == 6 ? strings[5] : nil
     }
 
     private func append(_ value: UInt64, bytes: Int, to out: inout [UInt8]) {

@@ -86,7 +86,8 @@ final class DiskStorage: Sendable {
         let header = DiskEntryHeader(
             payloadLength: data.count, created: created, expires: attributes.expires, key: key,
             format: attributes.format ?? ImageFormat.sniff(data), etag: attributes.etag,
-            lastModified: attributes.lastModified)
+            lastModified: attributes.lastModified, cacheControl: attributes.cacheControl,
+            expiresHeader: attributes.expiresHeader)
         let final = directory + "/" + Self.fileName(forKey: key)
         let temporary = try EntryFile.writeTemporary(
             in: directory, header: header.encoded(), payload: data, modified: created,

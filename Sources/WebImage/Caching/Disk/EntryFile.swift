@@ -161,7 +161,7 @@ enum EntryFile {
     private static func metadata(_ header: DiskEntryHeader, lastAccess: Date) -> DiskCacheMetadata {
         DiskCacheMetadata(
             key: header.key, size: header.payloadLength, format: header.format, etag: header.etag,
-            lastModified: header.lastModified, created: header.created, expires: header.expires,
-            lastAccess: lastAccess)
+            lastModified: header.lastModified, cacheControl: header.cacheControl, expiresHeader: header.expiresHeader,
+            created: header.created, expires: header.expires, lastAccess: lastAccess)
     }
 }

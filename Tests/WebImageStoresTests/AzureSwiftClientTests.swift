@@ -37,18 +37,30 @@ import WebImage
         await fake.stop()
     }
 
-    @Test func theStringToSignIsMicrosoftsCanonicalForm() throws {
+    /// Microsoft's example of a string to sign ("Authorize with Shared Key", Get Container Metadata).
+    @Test func theStringToSignIsMicrosoftsExample() throws {
         let signer = try AzureSharedKey(account: "myaccount", key: Data("key".utf8).base64EncodedString())
         let text = signer.stringToSign(
-            method: "get", path: "/mycontainer/a%20b.png", query: [("comp", "metadata"), ("Restype", "container")],
-            headers: [
-                ("x-ms-version", "2023-11-03"), ("X-Ms-Date", "Fri, 26 Jun 2015 23:39:12 GMT"),
-                ("Content-Length", "0"),
-            ])
+            method: "get", path: "/mycontainer",
+            query: [("timeout", "20"), ("comp", "metadata"), ("Restype", "container")],
+            headers: [("x-ms-version", "2015-02-21"), ("X-Ms-Date", "Fri, 26 Jun 2015 23:39:12 GMT")])
         #expect(
-            text == "GET\n\n\n\n\n\n\n\n\n\n\n\nx-ms-date:Fri, 26 Jun 2015 23:39:12 GMT\nx-ms-version:2023-11-03\n"
-                + "/myaccount/mycontainer/a%20b.png\ncomp:metadata\nrestype:container")
+            text == "GET\n\n\n\n\n\n\n\n\n\n\n\nx-ms-date:Fri, 26 Jun 2015 23:39:12 GMT\nx-ms-version:2015-02-21\n"
+                + "/myaccount/mycontainer\ncomp:metadata\nrestype:container\ntimeout:20")
         #expect(throws: CloudStoreError.self) { try AzureSharedKey(account: "a", key: "not base64!") }
+    }
+
+    /// Signatures of requests the .NET storage library made, from Microsoft's own tests of them (Microsoft/dash,
+    /// `SignatureValidationTests.SharedKeySignatureTest`, account `dashstorage1`).
+    @Test(arguments: 0..<3)
+    func sharedKeySignaturesMatchMicrosoftsTestVectors(index: Int) throws {
+        let vector = SharedKeyVector.microsoft[index]
+        let signer = try AzureSharedKey(
+            account: "dashstorage1",
+            key: "8jqRVtXUWiEthgIhR+dFwrB8gh3lFuquvJQ1v4eabObIj7okI1cZIuzY8zZHmEdpcC0f+XlUkbFwAhjTfyrLIg==")
+        let authorization = signer.authorization(
+            method: vector.method, path: vector.path, query: vector.query, headers: vector.headers)
+        #expect(authorization == "SharedKey dashstorage1:" + vector.signature)
     }
 
     @Test(arguments: [("/auth/v1.0", 0), ("/v2.0", 0), ("/v3", 0), ("/auth/v1.0", 1), ("/identity", 3)])
@@ -112,4 +124,43 @@ import WebImage
         }
         await fake.stop()
     }
+}
+
+/// A request and its Shared Key signature.
+struct SharedKeyVector: Sendable {
+    var method: String
+    var path: String
+    var query: [(String, String)] = []
+    var headers: [(String, String)]
+    var signature: String
+
+    static let microsoft: [SharedKeyVector] = [
+        SharedKeyVector(
+            method: "PUT", path: "/test/test.txt",
+            headers: [
+                ("Content-Length", "423"), ("Content-MD5", "LHmMkMS8mTXh0bRP4e4Ptw=="), ("x-ms-blob-type", "BlockBlob"),
+                ("x-ms-client-request-id", "TestRequest1"), ("x-ms-date", "Thu, 30 Oct 2014 19:48:43 GMT"),
+                ("x-ms-version", "2014-02-14"), ("x-ms-test", "testvalue"), ("x-test", "differentvalue"),
+            ], signature: "ktMmzuta7Wsqtzyd3TBbd3zW4miedtJPkWWlW9DCRb0="),
+        SharedKeyVector(
+            method: "PUT", path: "/test/test.txt",
+            headers: [
+                ("x-ms-version", "2014-02-14"), ("Content-Type", "application/octet-stream"),
+                ("Content-MD5", "LHmMkMS8mTXh0bRP4e4Ptw=="), ("Content-Language", "EN-US"),
+                ("Content-Encoding", "gzip"),
+                ("x-ms-blob-type", "BlockBlob"), ("If-Match", "DummyETag"),
+                ("x-ms-client-request-id", "93399f8e-6ce2-4020-81a4-4f1f53f427fd"),
+                ("x-ms-date", "Thu, 30 Oct 2014 20:46:48 GMT"), ("Content-Length", "423"),
+            ], signature: "ZBQYgC9dgzldVfH6t06qIYZujSz/3blWrinuYePTMv8="),
+        SharedKeyVector(
+            method: "GET", path: "/test",
+            query: [
+                ("restype", "container"), ("comp", "list"), ("prefix", "te"), ("include", "snapshots"),
+                ("INCLUDE", "uncommittedblobs,metadata,copy"),
+            ],
+            headers: [
+                ("x-ms-version", "2014-02-14"), ("x-ms-client-request-id", "9e51b5a3-2dff-4fb2-98f8-c7cfe05a223a"),
+                ("x-ms-date", "Thu, 30 Oct 2014 20:55:13 GMT"), ("Content-Length", "0"),
+            ], signature: "C0mPsPAiMs+4qlDQXGXMXpRGUkQgyMLzOHBiCmoC4LE="),
+    ]
 }

@@ -53,7 +53,7 @@ final class FakeCloudStore: Sendable {
     func serviceAccountKey(email: String = "reader@project.iam.gserviceaccount.com") -> String {
         let object: [String: Any] = [
             "type": "service_account", "project_id": "project", "private_key_id": "k1",
-            "private_key": signingKey.pemRepresentation, "client_email": email, "token_uri": base + "/token",
+            "private_key": signingKey.pkcs8PEMRepresentation, "client_email": email, "token_uri": base + "/token",
         ]
         let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
         return String(decoding: data, as: UTF8.self)

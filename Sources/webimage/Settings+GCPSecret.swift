@@ -29,10 +29,17 @@ extension Settings {
         guard let secret = try envGCPSecretID.resolve(nil) else { return }
         let version = try envGCPSecretVersion.resolve(nil) ?? "latest"
         let project = try envGCPSecretProject.resolve(nil) ?? ""
-        guard let key = try envGCPKey.resolve(nil) else {
+        let account: GoogleServiceAccount
+        if let key = try envGCPKey.resolve(nil) {
+            do { account = try GoogleServiceAccount(json: key) } catch {
+                throw ValidationError("IMGPROXY_ENV_GCP_KEY: \(error)")
+            }
+        } else if let file = try googleApplicationCredentials() {
+            account = file
+        } else {
             throw ValidationError(
-                "IMGPROXY_ENV_GCP_SECRET_ID: set IMGPROXY_ENV_GCP_KEY (Google's default credentials and the "
-                    + "metadata server are not consulted)")
+                "IMGPROXY_ENV_GCP_SECRET_ID: set IMGPROXY_ENV_GCP_KEY or GOOGLE_APPLICATION_CREDENTIALS (the "
+                    + "metadata server is not consulted)")
         }
         var endpoint = GCPSecretManager.defaultEndpoint
         if let text = try gcpSecretManagerEndpoint.resolve(nil) {
@@ -43,7 +50,6 @@ extension Settings {
         }
         let data: Data
         do {
-            let account = try GoogleServiceAccount(json: key)
             data = try await GCPSecretManager(endpoint: endpoint, account: account)
                 .access(project: project, secret: secret, version: version)
         } catch { throw ValidationError("IMGPROXY_ENV_GCP_SECRET_ID: \(error)") }
@@ -59,6 +65,20 @@ extension Settings {
             guard !name.isEmpty, !name.contains("="), !name.contains("\0"), setenv(name, value, 1) == 0 else {
                 throw ValidationError("IMGPROXY_ENV_GCP_SECRET_ID: cannot set the variable '\(name)'")
             }
+        }
+    }
+
+    /// The service-account key in the file `GOOGLE_APPLICATION_CREDENTIALS` names (Google's application default
+    /// credentials, without the metadata server); `nil` when the variable is not set.
+    ///
+    /// - Throws: `ValidationError` for a file that cannot be read or is not a service-account key.
+    static func googleApplicationCredentials() throws -> GoogleServiceAccount? {
+        guard let path = Env.value("GOOGLE_APPLICATION_CREDENTIALS") else { return nil }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
+            throw ValidationError("GOOGLE_APPLICATION_CREDENTIALS: cannot read \(path)")
+        }
+        do { return try GoogleServiceAccount(json: String(decoding: data, as: UTF8.self)) } catch {
+            throw ValidationError("GOOGLE_APPLICATION_CREDENTIALS: \(path): \(error)")
         }
     }
 }

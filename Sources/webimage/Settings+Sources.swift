@@ -54,9 +54,12 @@ extension Settings {
                     throw ValidationError("IMGPROXY_GCS_KEY: \(error)")
                 }
             } else if endpoint == nil {
-                throw ValidationError(
-                    "IMGPROXY_USE_GCS: set IMGPROXY_GCS_KEY (Google's default credentials and the metadata server "
-                        + "are not consulted), or IMGPROXY_GCS_ENDPOINT for an unauthenticated store")
+                account = try googleApplicationCredentials()
+                guard account != nil else {
+                    throw ValidationError(
+                        "IMGPROXY_USE_GCS: set IMGPROXY_GCS_KEY or GOOGLE_APPLICATION_CREDENTIALS (the metadata "
+                            + "server is not consulted), or IMGPROXY_GCS_ENDPOINT for an unauthenticated store")
+                }
             }
             let client = GCSClient(endpoint: endpoint ?? GCSClient.defaultEndpoint, account: account, timeout: timeout)
             logger.info(

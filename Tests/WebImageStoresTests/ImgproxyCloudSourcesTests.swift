@@ -99,11 +99,16 @@ import WebImageTesting
         let secret = try await Self.serve(environment, sources: ["gs://images/a.png"], in: directory, log: "secret")
         #expect(secret.statuses == [200], "\(secret.log)")
         #expect(secret.cacheControl.contains("max-age=77"), "\(secret.cacheControl)")
+        // The env file's variables replace the secret's; the key from GOOGLE_APPLICATION_CREDENTIALS's file.
         let file = directory.appendingPathComponent("env")
         try Data("IMGPROXY_TTL=55\n".utf8).write(to: file)
-        let both = try await Self.serve(
-            environment.merging(["IMGPROXY_ENV_LOCAL_FILE_PATH": file.path]) { $1 }, sources: ["gs://images/a.png"],
-            in: directory, log: "file")
+        let keyFile = directory.appendingPathComponent("key.json")
+        try Data(fake.serviceAccountKey().utf8).write(to: keyFile)
+        var fileEnvironment = environment.merging(
+            ["IMGPROXY_ENV_LOCAL_FILE_PATH": file.path, "GOOGLE_APPLICATION_CREDENTIALS": keyFile.path]) { $1 }
+        fileEnvironment["IMGPROXY_ENV_GCP_KEY"] = nil
+        let both = try await Self.serve(fileEnvironment, sources: ["gs://images/a.png"], in: directory, log: "file")
+        #expect(both.statuses == [200], "\(both.log)")
         #expect(both.cacheControl.contains("max-age=55"), "\(both.cacheControl)")
     }
 

@@ -5,7 +5,7 @@ import _CryptoExtras
 /// A Google service-account key (the JSON file of `IMGPROXY_GCS_KEY` and `IMGPROXY_ENV_GCP_KEY`): who signs, with
 /// which RSA key, and where its signed assertions are exchanged for access tokens (OAuth 2.0's JWT bearer grant).
 /// Only keys of type `service_account` are accepted, as imgproxy accepts them.
-public struct GoogleServiceAccount: Sendable {
+public struct GoogleServiceAccount: Sendable, CustomStringConvertible {
     /// The service account's e-mail address, the assertion's issuer.
     public let clientEmail: String
     /// Where assertions are exchanged for tokens (`https://oauth2.googleapis.com/token`).
@@ -46,6 +46,11 @@ public struct GoogleServiceAccount: Sendable {
         privateKeyID = object["private_key_id"] as? String
         projectID = object["project_id"] as? String
         privateKey = key
+    }
+
+    /// The account's e-mail and key id; never the key.
+    public var description: String {
+        "service account \(clientEmail)" + (privateKeyID.map { " (key \($0))" } ?? "")
     }
 
     /// A signed JWT (RS256) asserting `scope` for an hour from `date`, for ``tokenURI``.

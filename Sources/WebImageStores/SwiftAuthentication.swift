@@ -7,7 +7,7 @@ import WebImage
 /// `POST …/auth/tokens`, password with the user's domain, scoped to the tenant's project; the token in
 /// `X-Subject-Token`). For v2 and v3 the storage URL is the public endpoint of the catalog's `object-store`. Version
 /// 0 is read from the auth URL: `v3`, else `v2`, else `v1` in it.
-public struct SwiftAuthentication: Sendable {
+public struct SwiftAuthentication: Sendable, CustomStringConvertible {
     /// A signed-in session: where the account's objects are and the token that reads them.
     struct Session: Sendable {
         let storageURL: String
@@ -51,6 +51,9 @@ public struct SwiftAuthentication: Sendable {
         default: throw CloudStoreError(.invalidSetting, "IMGPROXY_SWIFT_AUTH_VERSION must be 0, 1, 2 or 3")
         }
     }
+
+    /// The user, the auth URL and the version; never the key.
+    public var description: String { "Swift v\(version) sign-in of \(username) at \(authURL)" }
 
     /// Signs in through `http` within `timeout`.
     func signIn(http: StoreHTTPClient, timeout: Duration) async throws(WebImageError) -> Session {

@@ -71,6 +71,7 @@ import WebImage
         let authentication = try SwiftAuthentication(
             username: FakeCloudStore.swiftUser, apiKey: FakeCloudStore.swiftKey, authURL: authURL, domain: "Default",
             tenant: "tenant", version: version)
+        #expect(!"\(authentication)".contains(FakeCloudStore.swiftKey))
         let client = SwiftClient(authentication: authentication, connectTimeout: .seconds(5), timeout: .seconds(10))
         try await client.authenticate()
         let rose = try await client.object(bucket: "images", key: "flowers/rose.png", query: nil, maxSize: 100)

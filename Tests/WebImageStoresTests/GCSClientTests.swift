@@ -101,5 +101,6 @@ import WebImage
         #expect(object["iat"] as? Int == 1000)
         #expect(object["exp"] as? Int == 4600)
         #expect(object["scope"] as? String == "s")
+        #expect("\(account)" == "service account other@project.iam.gserviceaccount.com")
     }
 }

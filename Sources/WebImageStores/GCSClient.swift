@@ -3,7 +3,7 @@ import WebImage
 
 /// Reads Google Cloud Storage objects through the JSON API (`GET ENDPOINT/b/BUCKET/o/OBJECT?alt=media`), as
 /// imgproxy's `IMGPROXY_USE_GCS` does: with a service-account key, each request carries an OAuth 2.0 token of the
-/// `devstorage.read_only` scope (exchanged once and cached, ``GoogleAccessTokens``); without one, requests are not
+/// `devstorage.read_only` scope (exchanged once and cached, `GoogleAccessTokens`); without one, requests are not
 /// authenticated (an emulator, public buckets). A numeric query is the object's generation.
 ///
 /// As imgproxy's, the `ETag` is made from the object's CRC32C and modification time (12 bytes in hexadecimal), and

@@ -30,7 +30,10 @@ struct ServeCommand: AsyncParsableCommand {
             come from the environment and the AWS tools' files, never from flags: WEBIMAGE_S3_ACCESS_KEY/\
             WEBIMAGE_S3_SECRET_KEY (shared store) or WEBIMAGE_S3_SOURCE_ACCESS_KEY/WEBIMAGE_S3_SOURCE_SECRET_KEY \
             (sources), then AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, then the profile AWS_PROFILE \
-            in ~/.aws/credentials, then in ~/.aws/config (README.md, "S3 credentials").
+            in ~/.aws/credentials, then in ~/.aws/config (README.md, "S3 credentials"). gs://, abs:// and \
+            swift:// sources are configured by imgproxy's variables only (IMGPROXY_USE_GCS, IMGPROXY_GCS_KEY, \
+            IMGPROXY_USE_ABS, IMGPROXY_ABS_KEY, IMGPROXY_USE_SWIFT, IMGPROXY_SWIFT_API_KEY...; README.md, "Google \
+            Cloud Storage, Azure Blob Storage and OpenStack Swift sources").
 
             Examples:
               webimage serve --key 943b…0881 --salt 520f…09c5 --cache-dir /var/cache/webimage

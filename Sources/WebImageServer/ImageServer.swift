@@ -52,11 +52,13 @@ public final class ImageServer: Sendable {
         let policy = SourcePolicy(
             allowedSources: configuration.allowedSources, localRoot: configuration.localRoot,
             querySeparator: configuration.sourceQuerySeparator,
-            s3Buckets: configuration.s3Sources == nil ? nil : configuration.s3SourceBuckets)
+            s3Buckets: configuration.s3Sources == nil ? nil : configuration.s3SourceBuckets,
+            objectStores: configuration.objectSources)
         let fetcher = SourceFetcher(
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
-            s3Buckets: configuration.s3SourceBuckets, fetching: configuration.fetching,
+            s3Buckets: configuration.s3SourceBuckets, objectSources: configuration.objectSources,
+            fetching: configuration.fetching,
             propagatesTraces: configuration.propagatesTraceContextToOrigins, metrics: metrics,
             logger: configuration.logger)
         let coders = Self.coders(configuration)

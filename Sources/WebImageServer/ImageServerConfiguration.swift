@@ -117,6 +117,10 @@ public struct ImageServerConfiguration: Sendable {
     /// The buckets `s3://` sources may name (`--s3-allowed-buckets`, `--s3-denied-buckets`); another answers 404, as
     /// imgproxy answers it. Default: every bucket.
     public var s3SourceBuckets = S3BucketPolicy()
+    /// The loaders of imgproxy's other object stores (`gs://`, `abs://`, `swift://`), each with the buckets it may
+    /// read; a source of a scheme none loads, or in a bucket its loader refuses, answers 404 as imgproxy answers it.
+    /// The server does not shut their stores down: their owner does. Default none.
+    public var objectSources: [ObjectStoreImageLoader] = []
     /// The other nodes of the cluster (`--peer`), to which a purge is forwarded. With ``forwardsToOwner``, their
     /// `host:port` must be written as in the load balancer's `upstream` block.
     public var peers: [URL] = []

@@ -1,6 +1,7 @@
 /// Which buckets `s3://` sources may be read from, as imgproxy's `IMGPROXY_S3_ALLOWED_BUCKETS` and
 /// `IMGPROXY_S3_DENIED_BUCKETS` say: with an allowed list, only its buckets; never a denied one. Names are compared
-/// exactly.
+/// exactly. The other stores' lists (`IMGPROXY_GCS_…`, `IMGPROXY_ABS_…`, `IMGPROXY_SWIFT_…`) are policies of this
+/// type too (``ObjectStoreImageLoader/buckets``), as imgproxy checks every store's with one function.
 public struct S3BucketPolicy: Sendable, Hashable {
     /// The buckets allowed; empty allows every bucket that is not denied.
     public var allowed: Set<String>

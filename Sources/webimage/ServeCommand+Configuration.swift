@@ -68,6 +68,8 @@ extension ServeCommand {
             allowsPrivate: try Settings.allowPrivateSources.resolve(switch: allowPrivateSources),
             allowsLinkLocal: try Settings.allowLinkLocalSources.resolve(switch: allowLinkLocalSources))
         try cluster.apply(to: &configuration)
+        configuration.objectSources = try Settings.objectStoreLoaders(
+            timeout: configuration.limits.downloadTimeout, logger: configuration.logger)
         try watermark.apply(to: &configuration)
         try encoding.apply(to: &configuration)
         try parity.apply(to: &configuration)

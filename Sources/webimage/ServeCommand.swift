@@ -4,6 +4,7 @@ import Hummingbird
 import ServiceLifecycle
 import WebImage
 import WebImageServer
+import WebImageStores
 
 /// `webimage serve`: the imgproxy-compatible image server.
 struct ServeCommand: AsyncParsableCommand {
@@ -29,7 +30,10 @@ struct ServeCommand: AsyncParsableCommand {
             come from the environment and the AWS tools' files, never from flags: WEBIMAGE_S3_ACCESS_KEY/\
             WEBIMAGE_S3_SECRET_KEY (shared store) or WEBIMAGE_S3_SOURCE_ACCESS_KEY/WEBIMAGE_S3_SOURCE_SECRET_KEY \
             (sources), then AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, then the profile AWS_PROFILE \
-            in ~/.aws/credentials, then in ~/.aws/config (README.md, "S3 credentials").
+            in ~/.aws/credentials, then in ~/.aws/config (README.md, "S3 credentials"). gs://, abs:// and \
+            swift:// sources are configured by imgproxy's variables only (IMGPROXY_USE_GCS, IMGPROXY_GCS_KEY, \
+            IMGPROXY_USE_ABS, IMGPROXY_ABS_KEY, IMGPROXY_USE_SWIFT, IMGPROXY_SWIFT_API_KEY...; README.md, "Google \
+            Cloud Storage, Azure Blob Storage and OpenStack Swift sources").
 
             Examples:
               webimage serve --key 943b…0881 --salt 520f…09c5 --cache-dir /var/cache/webimage
@@ -177,8 +181,17 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.
         defer { LogLineWriter.standardError.flush() }
+        // Before any setting is read, as imgproxy's `env.Load`: the secret's variables stand for the environment's.
+        try await Settings.loadGCPSecret()
         let setup = try makeSetup()
         var configuration = setup.configuration
+        // imgproxy signs in to Swift at start; a refusal stops it.
+        for case let swift as SwiftClient in configuration.objectSources.map(\.store) {
+            do { try await swift.authenticate() } catch {
+                for source in configuration.objectSources { try? await source.store.shutdown() }
+                throw ValidationError("swift authentication failed: \(error.message)")
+            }
+        }
         let metricsAddress = try telemetry.metricsAddress()
         // Before the server makes its HTTP clients, which take the tracer there is when they are made.
         let exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
@@ -196,7 +209,10 @@ struct ServeCommand: AsyncParsableCommand {
             server = try ImageServer(configuration: configuration)
             // As imgproxy, the watermark and fallback images named by URL are fetched now: a failure stops the start.
             try await server.prepare()
-        } catch { throw ValidationError(error.description) }
+        } catch {
+            for source in configuration.objectSources { try? await source.store.shutdown() }
+            throw ValidationError(error.description)
+        }
         let app = server.makeService(address: setup.address) { bound in
             FileHandle.standardOutput.write(Data("listening on \(bound)\n".utf8))
         }
@@ -224,6 +240,7 @@ struct ServeCommand: AsyncParsableCommand {
         // The S3 clients were made here, for the configuration; the server leaves them to us.
         try? await configuration.sharedStore?.client.shutdown()
         try? await configuration.s3Sources?.shutdown()
+        for source in configuration.objectSources { try? await source.store.shutdown() }
         if let failure { throw failure }
     }
 

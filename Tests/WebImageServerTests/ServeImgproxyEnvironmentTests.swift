@@ -13,7 +13,7 @@ struct ServeImgproxyEnvironmentTests {
     static let (newKey, newSalt) = ("8899aabb", "ccddeeff")
 
     /// What an imgproxy deployment sets, with a second key and salt pair for rotation, qualities, encoders, option
-    /// rules, a fallback image, JSON logs, and two variables the server does not support (`IMGPROXY_USE_GCS`,
+    /// rules, a fallback image, JSON logs, and two variables the server does not support (`IMGPROXY_VIDEO_THUMBNAIL_SECOND`,
     /// `IMGPROXY_JPEG_TRELLIS_QUANT`) and a misspelt one.
     static func environment(cache: URL, fallback: URL) -> [String: String] {
         [
@@ -33,7 +33,7 @@ struct ServeImgproxyEnvironmentTests {
             "IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "pr,w,msr,raw,skp", "IMGPROXY_ALLOW_SECURITY_OPTIONS": "true",
             "IMGPROXY_SKIP_PROCESSING_FORMATS": "gif", "IMGPROXY_FALLBACK_IMAGE_PATH": fallback.path,
             "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "0", "IMGPROXY_FALLBACK_IMAGE_TTL": "60",
-            "IMGPROXY_MAX_CLIENTS": "64", "IMGPROXY_LOG_FORMAT": "json", "IMGPROXY_USE_GCS": "false",
+            "IMGPROXY_MAX_CLIENTS": "64", "IMGPROXY_LOG_FORMAT": "json", "IMGPROXY_VIDEO_THUMBNAIL_SECOND": "1",
             "IMGPROXY_JPEG_TRELLIS_QUANT": "true",
         ]
     }
@@ -120,7 +120,8 @@ struct ServeImgproxyEnvironmentTests {
         #expect(warnings.count == 1, "\(log)")
         #expect(
             warnings.first?.contains(
-                "ignored: IMGPROXY_JPEG_TRELLIS_QUANT, IMGPROXY_MAX_SRC_RESOLUTON (unknown), IMGPROXY_USE_GCS\"")
+                "ignored: IMGPROXY_JPEG_TRELLIS_QUANT, IMGPROXY_MAX_SRC_RESOLUTON (unknown), IMGPROXY_VIDEO_THUMBNAIL_SECOND\""
+            )
                 == true,
             "\(log)")
         #expect(warnings.first?.hasPrefix("{\"time\":\"") == true, "IMGPROXY_LOG_FORMAT=json: \(log)")

@@ -166,11 +166,11 @@ struct ServeLifecycleTests {
 
     @Test func structuredLogsAreKeyValueLines() async throws {
         let (status, error) = try await Self.runOffPool(
-            ["--workers", "0", "--log-format", "structured"], environment: ["IMGPROXY_USE_GCS": "1"])
+            ["--workers", "0", "--log-format", "structured"], environment: ["IMGPROXY_VIDEO_THUMBNAIL_SECOND": "1"])
         #expect(status == 64)
         let line = error.split(separator: "\n").first { $0.contains("not supported") }
         #expect(line?.hasPrefix("time=") == true, "\(error)")
-        let expected = " level=warn msg=\"imgproxy settings not supported, ignored: IMGPROXY_USE_GCS\""
+        let expected = " level=warn msg=\"imgproxy settings not supported, ignored: IMGPROXY_VIDEO_THUMBNAIL_SECOND\""
         #expect(line?.contains(expected) == true, "\(error)")
     }
 
@@ -178,7 +178,7 @@ struct ServeLifecycleTests {
         let (status, error) = try await Self.runOffPool(
             ["--workers", "0"],
             environment: [
-                "IMGPROXY_USE_GCS": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60",
+                "IMGPROXY_VIDEO_THUMBNAIL_SECOND": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60",
                 // Read now, for s3:// sources: not named.
                 "IMGPROXY_S3_ALLOWED_BUCKETS": "a", "IMGPROXY_S3_DENIED_BUCKETS": "b",
                 "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false",
@@ -186,7 +186,8 @@ struct ServeLifecycleTests {
         #expect(status == 64)
         let lines = error.split(separator: "\n").filter { $0.contains("not supported") }
         #expect(lines.count == 1, "\(error)")
-        #expect(lines.first?.hasSuffix(": IMGPROXY_USE_GCS, IMGPROXY_ZZ_TYPO (unknown)") == true, "\(error)")
+        #expect(
+            lines.first?.hasSuffix(": IMGPROXY_VIDEO_THUMBNAIL_SECOND, IMGPROXY_ZZ_TYPO (unknown)") == true, "\(error)")
     }
 
     /// Also on the listener of `--so-reuseport`, which keeps Hummingbird's graceful drain.

@@ -2,21 +2,30 @@ import Foundation
 import WebImageStores
 
 /// Which sources the server fetches: `http`/`https`, `local://` under the root only, `s3://` when an S3 source store
-/// is configured and in a bucket it may read, `--allowed-sources` prefixes (with imgproxy's `*`).
+/// is configured and in a bucket it may read, `gs://`, `abs://` and `swift://` likewise for their stores,
+/// `--allowed-sources` prefixes (with imgproxy's `*`).
 struct SourcePolicy: Sendable {
     let allowedSources: [SourcePattern]
     /// The resolved (symlink-free) local root.
     let localRoot: URL?
     /// The buckets `s3://bucket/key` sources may name; `nil` when S3 sources are off (no `--s3-source-endpoint`).
     let s3Buckets: S3BucketPolicy?
-    /// Where the query of a `local://` or `s3://` source starts; empty: nowhere.
+    /// The buckets of each other object store's sources, by scheme (`gs`); a scheme not here is refused.
+    let storeBuckets: [String: (name: String, buckets: S3BucketPolicy)]
+    /// Where the query of a `local://` or object store source starts; empty: nowhere.
     let querySeparator: String
 
-    init(allowedSources: [String], localRoot: URL?, querySeparator: String = "?", s3Buckets: S3BucketPolicy? = nil) {
+    init(
+        allowedSources: [String], localRoot: URL?, querySeparator: String = "?", s3Buckets: S3BucketPolicy? = nil,
+        objectStores: [ObjectStoreImageLoader] = []
+    ) {
         self.allowedSources = allowedSources.map(SourcePattern.init)
         self.querySeparator = querySeparator
         self.localRoot = localRoot.map { $0.standardizedFileURL.resolvingSymlinksInPath() }
         self.s3Buckets = s3Buckets
+        var stores: [String: (name: String, buckets: S3BucketPolicy)] = [:]
+        for store in objectStores { stores[store.scheme] = (store.storeName, store.buckets) }
+        storeBuckets = stores
     }
 
     /// The URL to load for `source`, or a 404 naming the rule that refuses it.
@@ -42,6 +51,14 @@ struct SourcePolicy: Sendable {
             // imgproxy refuses the bucket as a source it cannot reach: 404.
             guard buckets.allows(bucket) else { throw .invalid("access to the S3 bucket is denied") }
             return url
+        case "gs", "abs", "swift":
+            guard let store = storeBuckets[scheme] else { throw .invalid("\(scheme):// sources are not enabled") }
+            let url = try objectURL(source, keepingQuery: true)
+            guard let bucket = url.host, !bucket.isEmpty, url.path.count > 1 else {
+                throw .invalid("invalid \(store.name) source")
+            }
+            guard store.buckets.allows(bucket) else { throw .invalid("access to the \(store.name) bucket is denied") }
+            return url
         default:
             throw .invalid("unknown source scheme \(scheme.prefix(16))")
         }
@@ -54,11 +71,22 @@ struct SourcePolicy: Sendable {
         return String(text[..<range.lowerBound])
     }
 
-    /// `s3://bucket/key` with the key up to the query separator, its `?` and `#` part of the key.
-    private func objectURL(_ source: String) throws(ImageServerError) -> URL {
-        let key = withoutQuery(String(source.dropFirst("s3://".count)))
-            .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
-        guard let url = URL(string: "s3://" + key) else { throw .invalid("invalid S3 source") }
+    /// `SCHEME://bucket/key` with the key up to the query separator, its `?` and `#` part of the key; with
+    /// `keepingQuery`, what follows the separator becomes the URL's query (a GCS generation), percent-encoded.
+    private func objectURL(_ source: String, keepingQuery: Bool = false) throws(ImageServerError) -> URL {
+        guard let schemeEnd = source.range(of: "://") else { throw .invalid("invalid source URL") }
+        let scheme = source[..<schemeEnd.lowerBound].lowercased()
+        let rest = String(source[schemeEnd.upperBound...])
+        let key = withoutQuery(rest).replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(
+            of: "#", with: "%23")
+        var query = ""
+        if keepingQuery, !querySeparator.isEmpty, let range = rest.range(of: querySeparator) {
+            let text = String(rest[range.upperBound...])
+            let unreserved = CharacterSet(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            query = "?" + (text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
+        }
+        guard let url = URL(string: scheme + "://" + key + query) else { throw .invalid("invalid source URL") }
         return url
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+import WebImage
+
+/// Loads `SCHEME://bucket/key` sources from an ``ObjectStoreReading`` store, as imgproxy's `gs://`, `abs://` and
+/// `swift://` sources: the bucket (or container) is the URL's host, the key its path without the leading `/`
+/// (percent-decoded), the query the URL's. A bucket `buckets` refuses is `.forbiddenSource` before any request; a
+/// missing object a 404 `WebImageError` (`badStatus`), answered as an origin 404. The store's `Content-Type`,
+/// `ETag` and `Last-Modified` are passed on as an HTTP origin's. The loader does not shut the store down: its owner
+/// does.
+public struct ObjectStoreImageLoader: ImageLoading {
+    /// The URL scheme read (`gs`).
+    public let scheme: String
+    /// The store's name in errors (`GCS`).
+    public let storeName: String
+    /// The store.
+    public let store: any ObjectStoreReading
+    /// The buckets (containers) that may be read.
+    public let buckets: S3BucketPolicy
+
+    /// A loader of `scheme://` URLs from `store`, named `storeName` in errors, reading the buckets `buckets` allows.
+    public init(
+        scheme: String, storeName: String, store: any ObjectStoreReading, buckets: S3BucketPolicy = S3BucketPolicy()
+    ) {
+        self.scheme = scheme.lowercased()
+        self.storeName = storeName
+        self.store = store
+        self.buckets = buckets
+    }
+
+    public func canLoad(_ url: URL) -> Bool { url.scheme?.lowercased() == scheme }
+
+    public func load(
+        _ request: ImageLoadRequest, progress: ImageLoadProgressHandler?, partialData: ImagePartialDataHandler?
+    ) async throws(WebImageError) -> ImageResponse {
+        let url = request.url
+        guard let bucket = url.host, !bucket.isEmpty else {
+            throw WebImageError(.invalidSource, "a \(storeName) source is \(scheme)://bucket/key", url: url)
+        }
+        guard buckets.allows(bucket) else {
+            throw WebImageError(.forbiddenSource, "access to the \(storeName) bucket \(bucket) is denied", url: url)
+        }
+        let key = String(url.path.drop { $0 == "/" })
+        guard !key.isEmpty else {
+            throw WebImageError(.invalidSource, "the \(storeName) source names no key", url: url)
+        }
+        let maxSize = request.options.maxBodySize
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.query
+        guard let object = try await store.object(bucket: bucket, key: key, query: query, maxSize: maxSize) else {
+            throw WebImageError(.badStatus, "no object \(key) in \(bucket)", url: url, httpStatus: 404)
+        }
+        guard object.data.count <= maxSize else {
+            throw WebImageError(.bodyTooLarge, "the object is larger than \(maxSize) bytes", url: url)
+        }
+        var headers: [(name: String, value: String)] = []
+        if let type = object.contentType { headers.append(("Content-Type", type)) }
+        if let modified = object.lastModified { headers.append(("Last-Modified", modified)) }
+        if let etag = object.etag { headers.append(("ETag", etag)) }
+        return ImageResponse(
+            data: object.data, url: url, httpStatus: 200, headers: ImageHTTPHeaders(headers),
+            expectedLength: object.data.count)
+    }
+}

@@ -27,6 +27,8 @@ public final class ImageServer: Sendable {
     let purge: PurgeResponder?
     /// `GET /info/...`, unless disabled (docs/info.md).
     let info: InfoResponder?
+    /// Sends the errors answered to the vendors configured; `nil` with none.
+    let reporter: ErrorReporter?
 
     /// Builds the server's parts; nothing is fetched or bound yet (``prepare()`` fetches the images given as URLs).
     ///
@@ -67,6 +69,9 @@ public final class ImageServer: Sendable {
             try FallbackImage(image, fetcher: fetcher, coders: coders)
         }
         let tracing = RequestTracing(enabled: configuration.tracesRequests)
+        reporter = ErrorReporter(configuration.errorReporting, logger: configuration.logger) { delivery in
+            metrics.errorReport(delivery)
+        }
         let validators = ResponseValidators(configuration.http)
         let store = ResultStore(
             disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing,
@@ -161,17 +166,20 @@ public final class ImageServer: Sendable {
         }
         // An image or info request: timed, counted in progress, logged.
         let metrics = responder.metrics
+        let reporter = reporter
         func handler(
             _ respond: @escaping @Sendable (String, Request) async -> RequestOutcome
         ) -> @Sendable (Request, Context) async throws -> Response {
             { request, context in
                 let start = ContinuousClock.now
                 metrics.started()
-                let outcome = await respond(Self.imagePath(request, context: context), request)
+                let path = Self.imagePath(request, context: context)
+                let outcome = await respond(path, request)
                 let seconds = start.secondsUntilNow
                 metrics.finished(seconds: seconds)
                 log.record(outcome, method: request.method, seconds: seconds)
-                return outcome.response
+                guard let reporter else { return outcome.response }
+                return reporter.reported(outcome, request: request, path: path)
             }
         }
         let image = handler { path, request in await responder.respond(path: path, request: request) }
@@ -230,13 +238,15 @@ public final class ImageServer: Sendable {
             logger: configuration.logger)
     }
 
-    /// Waits for pending disk writes and shuts down what the server made: the loaders, the processing queue and the
-    /// peer-forwarding client; call once the application has stopped. The S3 clients of the configuration (shared
-    /// tier, S3 sources) belong to whoever made them, who shuts them down after this.
+    /// Waits for pending disk writes and shuts down what the server made: the loaders, the processing queue, the
+    /// peer-forwarding client and the error reporter (after it sends what it has queued, within its timeout); call
+    /// once the application has stopped. The S3 clients of the configuration (shared tier, S3 sources) belong to
+    /// whoever made them, who shuts them down after this.
     public func shutdown() async {
         await responder.fetcher.shutdown()
         await responder.gate.shutdown()
         await responder.forwarder?.shutdown()
+        await reporter?.shutdown()
     }
 
     /// imgproxy's health answer: `message` as `text/plain`, never cached (a single space when `message` is empty,

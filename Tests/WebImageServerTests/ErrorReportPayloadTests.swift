@@ -173,13 +173,12 @@ import Testing
     }
 
     @Test(arguments: [
-        "sentry-dsn", "airbrake-project-id", "bugsnag-endpoint", "error-report-queue", "error-report-timeout",
+        "sentry-dsn", "bugsnag-endpoint", "error-report-queue", "error-report-timeout",
     ])
     func aSettingOutOfRangeStopsTheServer(setting: String) {
         var configuration = ImageServerConfiguration()
         switch setting {
         case "sentry-dsn": configuration.errorReporting.sentryDSN = "https://sentry.example/1"
-        case "airbrake-project-id": configuration.errorReporting.airbrakeProjectKey = "k"
         case "bugsnag-endpoint": configuration.errorReporting.bugsnagEndpoint = URL(fileURLWithPath: "/x")
         case "error-report-queue": configuration.errorReporting.queueLimit = 0
         default: configuration.errorReporting.timeout = .zero

@@ -91,14 +91,17 @@ struct ServeErrorReportingTests {
         }
     }
 
-    @Test func withoutAReporterNothingIsSent() async throws {
+    /// No reporter set (only the endpoints), or a reporter with `IMGPROXY_REPORT_DOWNLOADING_ERRORS=false`.
+    @Test(arguments: [[:], ["IMGPROXY_BUGSNAG_KEY": "k", "IMGPROXY_REPORT_DOWNLOADING_ERRORS": "false"]])
+    func nothingIsSentWithoutAReporterOrWithoutDownloadingErrors(extra: [String: String]) async throws {
         let origin = try await Self.origin()
         let endpoint = try await FakeReportEndpoint()
-        _ = try await ServeLifecycleTests.serve(environment: [
+        let environment = [
             "IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt,
             "BUGSNAG_NOTIFY_ENDPOINT": endpoint.base, "HONEYBADGER_ENDPOINT": endpoint.base,
             "WEBIMAGE_AIRBRAKE_ENDPOINT": endpoint.base,
-        ]) { base in
+        ]
+        _ = try await ServeLifecycleTests.serve(environment: environment.merging(extra) { $1 }) { base in
             let (status, _) = try await Self.status(Self.urls(base, origin: origin).missing)
             #expect(status == 404)
         }
@@ -106,6 +109,18 @@ struct ServeErrorReportingTests {
         await endpoint.stop()
         try await origin.shutdown()
         #expect(received.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["IMGPROXY_SENTRY_DSN": "not-a-dsn"], "--sentry-dsn"),
+        (["IMGPROXY_AIRBRAKE_PROJECT_ID": "abc"], "IMGPROXY_AIRBRAKE_PROJECT_ID"),
+        (["BUGSNAG_NOTIFY_ENDPOINT": "ftp://x/"], "--bugsnag-endpoint"),
+        (["IMGPROXY_REPORT_DOWNLOADING_ERRORS": "maybe"], "IMGPROXY_REPORT_DOWNLOADING_ERRORS"),
+    ])
+    func aReporterSettingThatDoesNotParseExits64(environment: [String: String], mentions: String) async throws {
+        let (status, error) = try await ServeLifecycleTests.runOffPool([], environment: environment)
+        #expect(status == 64, "\(environment): \(error)")
+        #expect(error.contains(mentions), "\(error)")
     }
 
     @Test func aDeadEndpointChangesNoAnswer() async throws {

@@ -29,7 +29,8 @@ public struct ErrorReportingConfiguration: Sendable {
     /// Honeybadger's API base, notices go to `v1/notices` under it; default `https://api.honeybadger.io`.
     public var honeybadgerEndpoint = URL(string: "https://api.honeybadger.io")!
 
-    /// Airbrake's project ID (`IMGPROXY_AIRBRAKE_PROJECT_ID`).
+    /// Airbrake's project ID (`IMGPROXY_AIRBRAKE_PROJECT_ID`); as in imgproxy, not checked at start (a wrong one
+    /// makes every notice fail, counted and logged).
     public var airbrakeProjectID = 0
     /// Airbrake's project key (`IMGPROXY_AIRBRAKE_PROJECT_KEY`); `nil` reports nothing to Airbrake.
     public var airbrakeProjectKey: String?
@@ -83,9 +84,6 @@ public struct ErrorReportingConfiguration: Sendable {
     func validate() throws(ImageServerConfigurationError) {
         if let sentryDSN, !sentryDSN.isEmpty, SentryDSN(sentryDSN) == nil {
             throw ImageServerConfigurationError("sentry-dsn", "must be SCHEME://PUBLIC_KEY@HOST/PROJECT_ID")
-        }
-        if airbrakeProjectKey?.isEmpty == false, airbrakeProjectID <= 0 {
-            throw ImageServerConfigurationError("airbrake-project-id", "must be a positive number")
         }
         for (name, url) in [
             ("bugsnag-endpoint", bugsnagEndpoint), ("honeybadger-endpoint", honeybadgerEndpoint),

@@ -50,6 +50,7 @@ struct ErrorReportingServerTests {
 
     @Test func theFallbackImageAnswersButTheFailureIsStillReported() async throws {
         let endpoint = try await FakeReportEndpoint()
+        let answeredID = Locked<String?>(nil)
         let configure: (inout ImageServerConfiguration) -> Void = { configuration in
             Self.bugsnag(endpoint)(&configuration)
             configuration.fallbackImage = FallbackImageConfiguration(source: .data(FallbackImageServerTests.fallback))
@@ -57,10 +58,16 @@ struct ErrorReportingServerTests {
         try await ServerHarness.run(configure: configure) { harness in
             let response = try await harness.get(harness.url("w:10", "/missing.png"))
             #expect(response.status == .ok)
+            answeredID.withLock { $0 = response.headers[HTTPFields.Element.Name("X-Request-ID")!] }
         }
         let received = endpoint.requests
         await endpoint.stop()
-        #expect(received.count == 1)
+        try #require(received.count == 1)
+        // The report names the request as its answer does, though the client sent no ID.
+        let event = (received[0].json["events"] as? [[String: Any]])?.first
+        let meta = (event?["metaData"] as? [String: Any])?["Processing Context"] as? [String: Any]
+        let reportedID = try #require(meta?["Request ID"] as? String)
+        #expect(reportedID.count == 21 && reportedID == answeredID.withLock { $0 })
     }
 
     @Test func withoutDownloadingErrorsAMissingSourceIsNotReported() async throws {

@@ -17,7 +17,7 @@ struct ErrorReport: Sendable {
     let url: String
     /// The source's URL without credentials or query; empty when it was not known.
     let sourceURL: String
-    /// The client's `X-Request-ID` when it sent a valid one, else empty.
+    /// The request's `X-Request-ID`, as its response carries it; empty when not known.
     let requestID: String
     /// When the error happened.
     let date: Date

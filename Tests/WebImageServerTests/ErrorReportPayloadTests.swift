@@ -34,6 +34,10 @@ import Testing
                 == "/_/w:10/plain/http%3A%2F%2Fh%2Fx.png")
         #expect(ErrorReport.unsignedPath("/sig/w:10/aHR0cDovL2gveC5wbmc.png") == "/_/w:10/aHR0cDovL2gveC5wbmc.png")
         #expect(ErrorReport.unsignedPath("/sig") == "/_")
+        #expect(
+            ErrorReport.unsignedPath("/sig/w:10/plain/http%3A%2F%2Fa%3Ab%40h%3A80%2Fx.png")
+                == "/_/w:10/plain/http%3A%2F%2Fh%3A80%2Fx.png")
+        #expect(ErrorReport.unsignedPath("/sig/w:10/plain/local:///a@2x.png") == "/_/w:10/plain/local:///a@2x.png")
     }
 
     @Test func sentryEnvelopeCarriesTheEventAndTheAuthHeader() throws {

@@ -58,7 +58,8 @@ struct ErrorReport: Sendable {
     }
 
     /// `path` with its first segment (the signature) replaced by `_`, cut at its first `?` (or `%3F`) and without
-    /// `USER:PASSWORD@` after a `://`, at most 2,048 characters.
+    /// `USER:PASSWORD@` after a `://` (or its percent-encoded form after `%3A%2F%2F`), at most 2,048
+    /// characters.
     static func unsignedPath(_ path: String) -> String {
         var rest = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
         if let slash = rest.firstIndex(of: "/") { rest = rest[slash...] } else { rest = "" }
@@ -66,13 +67,14 @@ struct ErrorReport: Sendable {
         if let query = text.range(of: "?") ?? text.range(of: "%3f", options: .caseInsensitive) {
             text = String(text[..<query.lowerBound])
         }
-        for separator in ["://", "%3A%2F%2F", ":/"] {
+        for (separator, slash) in [("://", "/"), ("%3A%2F%2F", "%2F"), (":/", "/")] {
             guard let scheme = text.range(of: separator, options: .caseInsensitive) else { continue }
             let after = text[scheme.upperBound...]
-            let end = after.firstIndex(of: "/") ?? after.endIndex
-            if let at = after[..<end].lastIndex(where: { $0 == "@" }) {
-                text.removeSubrange(scheme.upperBound...at)
-            }
+            let end = after.range(of: slash, options: .caseInsensitive)?.lowerBound ?? after.endIndex
+            let authority = after[..<end]
+            let user = ["@", "%40"].compactMap { authority.range(of: $0, options: [.caseInsensitive, .backwards]) }
+                .map(\.upperBound).max()
+            if let user { text.removeSubrange(scheme.upperBound..<user) }
             break
         }
         return "/_" + text

@@ -27,6 +27,8 @@ public final class ImageServer: Sendable {
     let purge: PurgeResponder?
     /// `GET /info/...`, unless disabled (docs/info.md).
     let info: InfoResponder?
+    /// Sends the errors answered to the vendors configured; `nil` with none.
+    let reporter: ErrorReporter?
 
     /// Builds the server's parts; nothing is fetched or bound yet (``prepare()`` fetches the images given as URLs).
     ///
@@ -69,6 +71,9 @@ public final class ImageServer: Sendable {
             try FallbackImage(image, fetcher: fetcher, coders: coders)
         }
         let tracing = RequestTracing(enabled: configuration.tracesRequests)
+        reporter = ErrorReporter(configuration.errorReporting, logger: configuration.logger) { delivery in
+            metrics.errorReport(delivery)
+        }
         let validators = ResponseValidators(configuration.http)
         let store = ResultStore(
             disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing,
@@ -232,13 +237,15 @@ public final class ImageServer: Sendable {
             logger: configuration.logger)
     }
 
-    /// Waits for pending disk writes and shuts down what the server made: the loaders, the processing queue and the
-    /// peer-forwarding client; call once the application has stopped. The S3 clients of the configuration (shared
-    /// tier, S3 sources) belong to whoever made them, who shuts them down after this.
+    /// Waits for pending disk writes and shuts down what the server made: the loaders, the processing queue, the
+    /// peer-forwarding client and the error reporter (after it sends what it has queued, within its timeout); call
+    /// once the application has stopped. The S3 clients of the configuration (shared tier, S3 sources) belong to
+    /// whoever made them, who shuts them down after this.
     public func shutdown() async {
         await responder.fetcher.shutdown()
         await responder.gate.shutdown()
         await responder.forwarder?.shutdown()
+        await reporter?.shutdown()
     }
 
     /// imgproxy's health answer: `message` as `text/plain`, never cached (a single space when `message` is empty,

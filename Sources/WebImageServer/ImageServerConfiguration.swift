@@ -37,6 +37,9 @@ public struct ImageServerConfiguration: Sendable {
     public var limits = ServerLimits()
     /// The `Server` header, the health check and the validators (imgproxy's HTTP settings).
     public var http = HTTPConfiguration()
+    /// Where the errors the server answers with are reported (imgproxy's Sentry, Bugsnag, Honeybadger and Airbrake
+    /// reporters); default nowhere.
+    public var errorReporting = ErrorReportingConfiguration()
     /// `Cache-Control: max-age` of results, in seconds. Default one year.
     public var ttl = 31_536_000
     /// Answer WebP when the client's `Accept` has `image/webp` and the URL names no format (imgproxy's
@@ -220,6 +223,7 @@ public struct ImageServerConfiguration: Sendable {
             throw ImageServerConfigurationError("arguments-separator", "must be non-empty, without /")
         }
         try fetching.validate()
+        try errorReporting.validate()
         try ImageServerConfigurationError.check(maxClients, in: 0...1_000_000, "max-clients", "must be 0 or more")
         if forwardsToOwner, selfURL == nil || peers.isEmpty {
             throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")

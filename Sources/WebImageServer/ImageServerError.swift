@@ -14,6 +14,9 @@ public struct ImageServerError: Error, Sendable, Hashable, CustomStringConvertib
     /// Whether the source's bytes are not an image of a format the server reads: imgproxy's failed type detection,
     /// which it counts as a download error. A source of a known format that fails to decode is not.
     var isUnreadableSource = false
+    /// Whether a source the server reads failed to decode or sanitise: imgproxy reports such processing errors
+    /// (``isReported(downloadingErrors:)``) although the client is answered 422.
+    var isProcessingFailure = false
 
     /// Whether the source could not be downloaded or is not an image: the failures a fallback image answers for, as
     /// imgproxy's `handleDownloadError`.

@@ -80,6 +80,7 @@ extension ServeCommand {
         try telemetry.apply(to: &configuration)
         try http.apply(to: &configuration)
         try listener.apply(to: &configuration)
+        try reporting.apply(to: &configuration)
         try fetching.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }

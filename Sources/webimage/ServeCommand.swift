@@ -167,6 +167,8 @@ struct ServeCommand: AsyncParsableCommand {
     var telemetry: TelemetryOptions
     @OptionGroup(title: "Syslog")
     var syslog: SyslogOptions
+    @OptionGroup(title: "Error reporting")
+    var reporting: ReportingOptions
     @OptionGroup(title: "HTTP: Server header, health check, validators")
     var http: HTTPOptions
     @OptionGroup(title: "Listener")

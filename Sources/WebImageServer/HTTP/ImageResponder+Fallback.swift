@@ -16,6 +16,8 @@ extension ImageResponder {
         request: Request, headers: HTTPFields, now: Int, into outcome: inout Outcome
     ) async throws(ImageServerError) {
         if let kind = failure.originFailure { metrics.originError(kind: kind) }
+        // As imgproxy's handleDownloadError, the failure is reported although the fallback image answers.
+        outcome.failure = failure
         configuration.logger.warning(
             "could not load the source image, answering the fallback image",
             metadata: ["error": "\(failure.message)"])

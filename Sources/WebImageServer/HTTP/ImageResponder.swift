@@ -41,6 +41,7 @@ struct ImageResponder: Sendable {
                 try await answer(memo, request: request, negotiation: negotiation, now: now, into: &outcome)
             } catch {
                 metrics.failed(error)
+                outcome.failure = error
                 outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON)
             }
         }
@@ -63,6 +64,7 @@ struct ImageResponder: Sendable {
             return (parsed, try policy.url(for: parsed.source))
         }
         outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
+        outcome.source = url
         let options = parsed.options
         var headers = HTTPFields()
         headers[.cacheControl] = cacheControl(expires: options.expires, origin: ImageValidators(), now: now)

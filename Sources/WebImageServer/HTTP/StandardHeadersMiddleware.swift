@@ -3,7 +3,8 @@ import Hummingbird
 /// The headers imgproxy puts on every response: `Server` (``HTTPConfiguration/serverName``),
 /// `Content-Security-Policy` (nothing a result could contain may run
 /// or load anything, should a browser open it as a document) and `X-Request-ID` (the client's own when it is
-/// `[A-Za-z0-9_-]+`, at most 128 characters; otherwise a new one), so a request can be traced in the logs.
+/// `[A-Za-z0-9_-]+`, at most 128 characters; otherwise a new one, unless the handler set one), so a request can be
+/// traced in the logs and its error reports.
 /// With an allowed origin (imgproxy's `IMGPROXY_ALLOW_ORIGIN`) also its CORS headers: `Access-Control-Allow-Origin`
 /// and `Access-Control-Allow-Methods: GET, OPTIONS`.
 struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -30,7 +31,10 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         if response.headers[.contentSecurityPolicy] == nil {
             response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         }
-        response.headers[Self.requestIDHeader] = Self.requestID(request.headers[Self.requestIDHeader])
+        // A handler that named the request already (an error report) set it.
+        if response.headers[Self.requestIDHeader] == nil {
+            response.headers[Self.requestIDHeader] = Self.requestID(request.headers[Self.requestIDHeader])
+        }
         if let allowOrigin, !allowOrigin.isEmpty {
             response.headers[.accessControlAllowOrigin] = allowOrigin
             response.headers[.accessControlAllowMethods] = Self.allowMethods

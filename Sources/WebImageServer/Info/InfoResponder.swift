@@ -52,6 +52,7 @@ struct InfoResponder: Sendable {
             try await answer(path: path, request: request, into: &outcome)
         } catch {
             metrics.failed(error)
+            outcome.failure = error
             let negotiation = Negotiation(accept: request.headers[.accept]?.lowercased() ?? "")
             outcome.response = ErrorResponse.make(error, json: negotiation.wantsJSON)
         }
@@ -67,6 +68,7 @@ struct InfoResponder: Sendable {
         let parsed = try parser.parse(path, now: now)
         let url = try policy.url(for: parsed.source)
         outcome.sourceHost = url.isFileURL ? "local" : url.host ?? ""
+        outcome.source = url
         let text: String
         if let cached = answers.withLock({ $0.value(forKey: parsed) }) {
             (text, outcome.cache) = (cached, .memory)

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 /// A response and what the request log and the metrics say about it, for image and `/info` requests alike.
@@ -11,4 +12,8 @@ struct RequestOutcome: Sendable {
     var sourceHost = ""
     /// Response body bytes.
     var bytes = 0
+    /// The error the request failed with (or that a fallback image answered for), for the error reporters.
+    var failure: ImageServerError?
+    /// The source's URL once the policy allowed it, for the error reporters.
+    var source: URL?
 }

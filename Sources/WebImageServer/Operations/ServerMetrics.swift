@@ -22,6 +22,7 @@ import WebImageStores
 /// | `webimage_processing_runs_total` | counter | (decode-transform-encode runs, and `/info` analyses) |
 /// | `webimage_peer_forwards_total` | counter | (requests answered by the owner node, `--peer-forward`) |
 /// | `webimage_shared_store_errors_total` | counter | `operation` (`get`, `put`, `lease`, `head`; with a shared tier) |
+/// | `webimage_error_reports_total` | counter | `reporter` (`sentry`, `bugsnag`, `honeybadger`, `airbrake`), `result` (`sent`, `failed`, `dropped`) |
 ///
 /// imgproxy's series are kept beside them (``ImgproxyMetrics``). With a namespace (`--metrics-namespace`, imgproxy's
 /// `IMGPROXY_PROMETHEUS_NAMESPACE`), every name starts with it and `_`, as imgproxy's do. With an exporter
@@ -48,6 +49,7 @@ final class ServerMetrics: Sendable {
     private let prefix: String
     private let requests: CounterSeries<RequestLabels>
     private let originErrors: CounterSeries<OriginFailure>
+    private let errorReports: CounterSeries<ErrorReporter.Delivery>
 
     /// The metrics, each name after `namespace` and `_` when it is not empty (checked by
     /// ``ImageServerConfiguration/validate()``), recorded into `exporter` too when there is one.
@@ -75,6 +77,9 @@ final class ServerMetrics: Sendable {
         }
         originErrors = CounterSeries(prefix + "webimage_origin_errors_total", factory: factory) {
             [("kind", $0.rawValue)]
+        }
+        errorReports = CounterSeries(prefix + "webimage_error_reports_total", factory: factory) {
+            [("reporter", $0.reporter), ("result", $0.result)]
         }
         func stage(_ name: String) -> CoreMetrics.Timer {
             CoreMetrics.Timer(
@@ -116,6 +121,9 @@ final class ServerMetrics: Sendable {
         let cache: CacheOutcome
         let endpoint: Endpoint
     }
+
+    /// Counts what became of one error report.
+    func errorReport(_ delivery: ErrorReporter.Delivery) { errorReports.increment(delivery) }
 
     /// Counts one failed origin fetch.
     func originError(kind: OriginFailure) { originErrors.increment(kind) }

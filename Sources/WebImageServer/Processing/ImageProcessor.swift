@@ -145,7 +145,10 @@ struct ImageProcessor: Sendable {
             var failure = ImageServerError(status: 422, "source image format is not supported")
             failure.isUnreadableSource = true
             return failure
-        default: return ImageServerError(status: 422, "source image cannot be processed")
+        default:
+            var failure = ImageServerError(status: 422, "source image cannot be processed")
+            failure.isProcessingFailure = true
+            return failure
         }
     }
 }

@@ -31,8 +31,11 @@ package struct SVGSanitizer: Sendable {
         return Data(walk.output)
     }
 
+    /// imgproxy's sanitiser error, which it reports (``ImageServerError/isProcessingFailure``).
     static func broken(_ reason: String) -> ImageServerError {
-        ImageServerError(status: 422, "Broken or unsupported SVG image: \(reason)")
+        var failure = ImageServerError(status: 422, "Broken or unsupported SVG image: \(reason)")
+        failure.isProcessingFailure = true
+        return failure
     }
 
     /// The state of one walk.

@@ -76,6 +76,7 @@ extension ServeCommand {
         try svg.apply(to: &configuration)
         try pixels.apply(to: &configuration)
         try telemetry.apply(to: &configuration)
+        try monitoring.apply(to: &configuration)
         try http.apply(to: &configuration)
         try listener.apply(to: &configuration)
         try fetching.apply(to: &configuration)

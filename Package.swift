@@ -156,6 +156,7 @@ let package = Package(
             name: "WebImageServerTests",
             dependencies: [
                 "WebImageServer", "WebImage", "WebImageTesting", "webimage",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -6,7 +6,8 @@ import WebImageStores
 
 /// `webimage serve`'s monitoring as imgproxy's: Datadog traces (`IMGPROXY_DATADOG_ENABLE`) and gauges over
 /// DogStatsD (`IMGPROXY_DATADOG_ENABLE_ADDITIONAL_METRICS`), with the agent's address from the `DD_*` variables, and
-/// CloudWatch's gauges (`IMGPROXY_CLOUD_WATCH_SERVICE_NAME`) with the AWS credential chain.
+/// CloudWatch's gauges (`IMGPROXY_CLOUD_WATCH_SERVICE_NAME`) with the AWS credential chain, and New Relic's custom
+/// metrics (`IMGPROXY_NEW_RELIC_KEY`) through its Metric API.
 struct MonitoringOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
@@ -41,6 +42,21 @@ struct MonitoringOptions: ParsableArguments {
     var cloudWatchRegion: String?
     @Option(
         help: ArgumentHelp(
+            "Send imgproxy's gauges to New Relic's Metric API every 10 s with this license key "
+                + "(IMGPROXY_NEW_RELIC_KEY).",
+            valueName: "KEY"))
+    var newRelicKey: String?
+    @Option(help: ArgumentHelp("New Relic's appName attribute (default: imgproxy).", valueName: "NAME"))
+    var newRelicAppName: String?
+    @Option(help: ArgumentHelp("New Relic's attributes, key1=value1;key2=value2.", valueName: "LABELS"))
+    var newRelicLabels: String?
+    @Option(
+        help: ArgumentHelp(
+            "The Metric API's base URL instead of New Relic's (https://metric-api.newrelic.com, .eu. for EU keys).",
+            valueName: "URL"))
+    var newRelicHost: String?
+    @Option(
+        help: ArgumentHelp(
             "Seconds between two reports of the gauges to CloudWatch and DogStatsD (default: 10, as imgproxy).",
             valueName: "SECONDS"))
     var monitoringInterval: Double?
@@ -51,6 +67,7 @@ struct MonitoringOptions: ParsableArguments {
     /// Sets where imgproxy's gauges go (CloudWatch, DogStatsD) and, with Datadog, whether origins get the trace.
     func apply(to configuration: inout ImageServerConfiguration) throws {
         configuration.monitoring.cloudWatch = try cloudWatch(ProcessInfo.processInfo.environment)
+        configuration.monitoring.newRelic = try newRelic()
         if let seconds = try Settings.monitoringInterval.resolve(monitoringInterval) {
             guard seconds.isFinite, seconds >= 0.001, seconds <= 86_400 else {
                 throw ValidationError("--monitoring-interval must be between 0.001 and 86400 seconds")
@@ -92,6 +109,21 @@ struct MonitoringOptions: ParsableArguments {
             throw ValidationError("DD_AGENT_HOST=\(host): not a host name or address")
         }
         return url
+    }
+
+    /// New Relic's settings when a license key is given.
+    private func newRelic() throws -> NewRelicMonitoring? {
+        guard let key = try Settings.newRelicKey.resolve(newRelicKey), !key.isEmpty else { return nil }
+        var endpoint: URL?
+        if let text = try Settings.newRelicHost.resolve(newRelicHost) {
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ValidationError("--new-relic-host: not an http(s) URL: \(text)")
+            }
+            endpoint = url
+        }
+        return NewRelicMonitoring(
+            key: key, appName: try Settings.newRelicAppName.resolve(newRelicAppName) ?? "imgproxy",
+            labels: try Settings.newRelicLabels.resolve(parsing: newRelicLabels) ?? [:], endpoint: endpoint)
     }
 
     private func service() throws -> String { try Settings.ddService.resolve(nil) ?? "imgproxy" }

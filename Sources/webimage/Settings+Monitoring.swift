@@ -1,5 +1,8 @@
+import WebImageServer
+
 /// The monitoring rows of ``Settings``: imgproxy's Datadog (`IMGPROXY_DATADOG_*` and the Datadog agent's own `DD_*`
-/// variables, as dd-trace-go reads them) and CloudWatch (`IMGPROXY_CLOUD_WATCH_*`) settings.
+/// variables, as dd-trace-go reads them), CloudWatch (`IMGPROXY_CLOUD_WATCH_*`) and New Relic (`IMGPROXY_NEW_RELIC_*`)
+/// settings.
 extension Settings {
     static let datadog = Setting<Bool>("datadog", .boolean, imgproxy: ["IMGPROXY_DATADOG_ENABLE"])
     static let datadogAdditionalMetrics = Setting<Bool>(
@@ -19,12 +22,20 @@ extension Settings {
         "cloud-watch-namespace", .text, imgproxy: ["IMGPROXY_CLOUD_WATCH_NAMESPACE"])
     static let cloudWatchRegion = Setting<String>(
         "cloud-watch-region", .text, imgproxy: ["IMGPROXY_CLOUD_WATCH_REGION"])
+    static let newRelicKey = Setting<String>("new-relic-key", .text, imgproxy: ["IMGPROXY_NEW_RELIC_KEY"])
+    static let newRelicAppName = Setting<String>(
+        "new-relic-app-name", .text, imgproxy: ["IMGPROXY_NEW_RELIC_APP_NAME"])
+    static let newRelicLabels = Setting<[String: String]>(
+        "new-relic-labels",
+        ValueParser(expected: "key1=value1;key2=value2") { NewRelicMonitoring.labels($0) },
+        imgproxy: ["IMGPROXY_NEW_RELIC_LABELS"])
+    static let newRelicHost = Setting<String>("new-relic-host", .text)
     static let monitoringInterval = Setting<Double>("monitoring-interval", .number)
 
     /// The monitoring settings, for ``all``.
     static let monitoring: [any SettingVariables] = [
         datadog, datadogAdditionalMetrics, datadogPropagateExternal, ddService, ddEnvironment, ddVersion, ddAgentHost,
         ddTraceAgentPort, ddTraceAgentURL, ddDogStatsDPort, cloudWatchServiceName, cloudWatchNamespace,
-        cloudWatchRegion, monitoringInterval,
+        cloudWatchRegion, newRelicKey, newRelicAppName, newRelicLabels, newRelicHost, monitoringInterval,
     ]
 }

@@ -6,7 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-/// Sends imgproxy's gauges every interval (``MonitoringConfiguration``) to CloudWatch and a DogStatsD agent, until
+/// Sends imgproxy's gauges every interval (``MonitoringConfiguration``) to CloudWatch, New Relic and a DogStatsD agent, until
 /// the service group shuts down. It runs beside the server, never on a request's path: a reading that an endpoint
 /// does not take within the interval is dropped (``DropLog``).
 struct MonitoringService: Service {
@@ -29,6 +29,9 @@ struct MonitoringService: Service {
                 let reading = gauges.snapshot
                 if let cloudWatch = configuration.cloudWatch {
                     await send(reading, to: cloudWatch, client: client, timeout: interval)
+                }
+                if let newRelic = configuration.newRelic {
+                    await send(reading, to: newRelic, client: client, timeout: interval)
                 }
                 if let dogStatsD = configuration.dogStatsD, let datagrams {
                     await datagrams.send(dogStatsD.datagram(reading), host: dogStatsD.host, port: dogStatsD.port)
@@ -55,15 +58,35 @@ struct MonitoringService: Service {
             let response = try await client.execute(request, timeout: TimeAmount(timeout))
             let text = try await response.body.collect(upTo: 64 << 10)
             guard response.status == .ok else {
-                throw CloudWatchError(status: response.status.code, body: String(buffer: text))
+                throw Refused(status: response.status.code, body: String(buffer: text))
             }
         } catch {
             log.dropped("CloudWatch \(cloudWatch.endpoint.absoluteString)", error)
         }
     }
 
-    /// CloudWatch's answer to a `PutMetricData` that it refused.
-    private struct CloudWatchError: Error, CustomStringConvertible {
+    /// One Metric API post of `reading`, given up after `timeout`.
+    private func send(
+        _ reading: MonitoringGauges.Snapshot, to newRelic: NewRelicMonitoring, client: HTTPClient, timeout: Duration
+    ) async {
+        do {
+            var request = HTTPClientRequest(url: newRelic.metricsURL)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "X-License-Key", value: newRelic.key)
+            request.body = .bytes(ByteBuffer(bytes: try newRelic.body(reading, at: Date())))
+            let response = try await client.execute(request, timeout: TimeAmount(timeout))
+            let text = try await response.body.collect(upTo: 64 << 10)
+            guard (200..<300).contains(response.status.code) else {
+                throw Refused(status: response.status.code, body: String(buffer: text))
+            }
+        } catch {
+            log.dropped("New Relic \(newRelic.metricsURL)", error)
+        }
+    }
+
+    /// An endpoint's answer to a report that it refused.
+    private struct Refused: Error, CustomStringConvertible {
         let status: UInt
         let body: String
         var description: String { "HTTP \(status): \(body.prefix(300))" }

@@ -142,3 +142,32 @@ import WebImageStores
         #expect(unprefixed.snapshot == MonitoringGauges.Snapshot())
     }
 }
+
+/// New Relic's Metric API body and imgproxy's labels syntax.
+@Suite struct NewRelicPayloadTests {
+    @Test func theMetricAPIBodyHasImgproxysCustomMetricsAndTheLabels() throws {
+        let newRelic = NewRelicMonitoring(key: "abc", appName: "images", labels: ["team": "media"])
+        #expect(newRelic.metricsURL == "https://metric-api.newrelic.com/metric/v1")
+        #expect(NewRelicMonitoring(key: "eu01xxabc").metricsURL == "https://metric-api.eu.newrelic.com/metric/v1")
+        let gauges = MonitoringGauges.Snapshot(
+            workers: 4, requestsInProgress: 3, imagesInProgress: 1, workersUtilization: 37.5)
+        let body = try newRelic.body(gauges, at: Date(timeIntervalSince1970: 1_700_000_000.25))
+        let gauge = { (name: String, value: String) in
+            "{\"name\":\"imgproxy/\(name)\",\"timestamp\":1700000000250,\"type\":\"gauge\",\"value\":\(value)}"
+        }
+        let expected =
+            "[{\"common\":{\"attributes\":{\"appName\":\"images\",\"team\":\"media\"}},\"metrics\":["
+            + [
+                gauge("workers", "4"), gauge("requests_in_progress", "3"), gauge("images_in_progress", "1"),
+                gauge("workers_utilization", "37.5"),
+            ].joined(separator: ",") + "]}]"
+        #expect(String(decoding: body, as: UTF8.self) == expected)
+    }
+
+    @Test func labelsAreImgproxysKeyValuePairs() {
+        #expect(NewRelicMonitoring.labels("a=1; b = two ;;c=") == ["a": "1", "b": "two", "c": ""])
+        #expect(NewRelicMonitoring.labels("") == [:])
+        #expect(NewRelicMonitoring.labels("novalue") == nil)
+        #expect(NewRelicMonitoring.labels("=1") == nil)
+    }
+}

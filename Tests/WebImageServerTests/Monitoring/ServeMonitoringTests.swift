@@ -11,7 +11,9 @@ import WebImageTesting
     static let image = "/fixtures/corpus/images/gen_alpha.png"
 
     /// The variables of a server reporting to `agent`, `statsd` and `cloudWatch`.
-    static func environment(agent: Int, statsd: Int, cloudWatch: Int, propagate: Bool) -> [String: String] {
+    static func environment(
+        agent: Int, statsd: Int, cloudWatch: Int, newRelic: Int, propagate: Bool
+    ) -> [String: String] {
         [
             "IMGPROXY_DATADOG_ENABLE": "true", "IMGPROXY_DATADOG_ENABLE_ADDITIONAL_METRICS": "true",
             "IMGPROXY_DATADOG_PROPAGATE_EXTERNAL": propagate ? "true" : "false", "DD_AGENT_HOST": "127.0.0.1",
@@ -19,7 +21,9 @@ import WebImageTesting
             "IMGPROXY_CLOUD_WATCH_SERVICE_NAME": "images", "IMGPROXY_CLOUD_WATCH_NAMESPACE": "webimage-test",
             "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "eu-west-1",
             "AWS_ENDPOINT_URL_CLOUDWATCH": "http://127.0.0.1:\(cloudWatch)", "HOME": "/nonexistent",
-            "WEBIMAGE_MONITORING_INTERVAL": "0.2",
+            "WEBIMAGE_MONITORING_INTERVAL": "0.2", "IMGPROXY_NEW_RELIC_KEY": "license",
+            "IMGPROXY_NEW_RELIC_APP_NAME": "images", "IMGPROXY_NEW_RELIC_LABELS": "team=media;env=test",
+            "WEBIMAGE_NEW_RELIC_HOST": "http://127.0.0.1:\(newRelic)",
         ]
     }
 
@@ -32,9 +36,12 @@ import WebImageTesting
         defer { agent.stop() }
         let cloudWatch = try await RecordingEndpoint()
         defer { cloudWatch.stop() }
+        let newRelic = try await RecordingEndpoint()
+        defer { newRelic.stop() }
         let statsd = try SyslogDaemon()
         let environment = Self.environment(
-            agent: agent.port, statsd: statsd.port, cloudWatch: cloudWatch.port, propagate: propagate)
+            agent: agent.port, statsd: statsd.port, cloudWatch: cloudWatch.port, newRelic: newRelic.port,
+            propagate: propagate)
         var spans: [MessagePackValue] = []
         _ = try await ServeLifecycleTests.serve(environment: environment, arguments: ["--no-cache"]) { base in
             var request = HTTPClientRequest(
@@ -51,6 +58,7 @@ import WebImageTesting
             #expect(received.allSatisfy { $0.method == "PUT" && $0.path == "/v0.4/traces" })
             #expect(received.first?.headers["content-type"] == "application/msgpack")
             _ = await cloudWatch.requests { !$0.isEmpty }
+            _ = await newRelic.requests { !$0.isEmpty }
         }
         let trace = spans.filter { $0["trace_id"]?.number == 123 }
         let names = Set(trace.compactMap { $0["name"]?.text })
@@ -83,6 +91,14 @@ import WebImageTesting
         #expect(
             body.contains("Dimensions.member.1.Name=ServiceName&MetricData.member.1.Dimensions.member.1.Value=images"))
         #expect(put.headers["authorization"]?.contains("/eu-west-1/monitoring/aws4_request") == true)
+        let metrics = try #require(newRelic.requests.first)
+        #expect(metrics.path == "/metric/v1")
+        #expect(metrics.headers["x-license-key"] == "license")
+        let json = String(decoding: metrics.body, as: UTF8.self)
+        #expect(json.contains("\"attributes\":{\"appName\":\"images\",\"env\":\"test\",\"team\":\"media\"}"), "\(json)")
+        for name in ["workers", "requests_in_progress", "images_in_progress", "workers_utilization"] {
+            #expect(json.contains("\"name\":\"imgproxy/\(name)\""), "\(json)")
+        }
     }
 
     @Test func deadEndpointsDoNotAffectTheAnswers() async throws {
@@ -90,7 +106,7 @@ import WebImageTesting
         try await origin.start()
         defer { Task { try? await origin.shutdown() } }
         // Ports nothing listens on: the agent, DogStatsD and CloudWatch are all gone.
-        let environment = Self.environment(agent: 9, statsd: 9, cloudWatch: 9, propagate: true)
+        let environment = Self.environment(agent: 9, statsd: 9, cloudWatch: 9, newRelic: 9, propagate: true)
         let errors = try await ServeLifecycleTests.serve(environment: environment, arguments: ["--no-cache"]) { base in
             for size in 4...9 {
                 let url = base + "/insecure/rs:fit:\(size):\(size)/plain/" + origin.url(Self.image).absoluteString
@@ -103,6 +119,7 @@ import WebImageTesting
         let drops = errors.split(separator: "\n").filter { $0.contains("monitoring data dropped") }
         #expect(drops.contains { $0.contains("CloudWatch") }, "\(errors)")
         #expect(drops.contains { $0.contains("Datadog agent") }, "\(errors)")
+        #expect(drops.contains { $0.contains("New Relic") }, "\(errors)")
         // At most once a minute per endpoint.
         #expect(drops.filter { $0.contains("CloudWatch") }.count == 1, "\(errors)")
     }

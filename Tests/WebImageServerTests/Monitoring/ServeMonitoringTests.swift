@@ -124,6 +124,28 @@ import WebImageTesting
         #expect(drops.filter { $0.contains("CloudWatch") }.count == 1, "\(errors)")
     }
 
+    @Test(arguments: [
+        ([String](), ["IMGPROXY_DATADOG_ENABLE": "1", "DD_TRACE_AGENT_PORT": "0"], "DD_TRACE_AGENT_PORT"),
+        ([], ["IMGPROXY_DATADOG_ENABLE": "1", "DD_TRACE_AGENT_URL": "unix:///var/run/datadog/apm.socket"], "Unix"),
+        (
+            [],
+            [
+                "IMGPROXY_DATADOG_ENABLE": "1", "IMGPROXY_DATADOG_ENABLE_ADDITIONAL_METRICS": "1",
+                "DD_DOGSTATSD_PORT": "70000",
+            ],
+            "DD_DOGSTATSD_PORT"
+        ),
+        (["--new-relic-key", "k", "--new-relic-labels", "novalue"], [:], "--new-relic-labels"),
+        (["--new-relic-key", "k", "--new-relic-host", "ftp://127.0.0.1"], [:], "--new-relic-host"),
+        (["--monitoring-interval", "0"], [:], "--monitoring-interval"),
+        (["--cloud-watch-service-name", "svc"], ["HOME": "/nonexistent"], "CloudWatch"),
+    ])
+    func monitoringMistakesExit64(arguments: [String], environment: [String: String], mentions: String) async throws {
+        let (status, error) = try await ServeLifecycleTests.runOffPool(arguments, environment: environment)
+        #expect(status == 64, "\(arguments) \(environment): \(error)")
+        #expect(error.contains(mentions), "\(error)")
+    }
+
     /// Every span of every batch `requests` carried.
     static func spans(_ requests: [RecordingEndpoint.Received]) -> [MessagePackValue] {
         requests.flatMap { request -> [MessagePackValue] in

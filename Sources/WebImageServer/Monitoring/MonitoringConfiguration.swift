@@ -1,5 +1,6 @@
-/// Where the server reports imgproxy's gauges every ``interval`` (imgproxy's `monitoring/datadog` additional metrics,
-/// `monitoring/cloudwatch` and `monitoring/newrelic`'s custom metrics), through ``ImageServer/makeMonitoringService()``: nothing by default.
+/// Where the server reports imgproxy's gauges every ``interval`` (imgproxy's `monitoring/datadog` additional
+/// metrics, `monitoring/cloudwatch` and `monitoring/newrelic`'s custom metrics), through
+/// ``ImageServer/makeMonitoringService()``: nothing by default.
 ///
 /// Sending never delays or fails a request: a reading is taken and sent on a task of its own, each send bounded by
 /// a timeout, and an endpoint that does not answer loses that reading (logged at most once a minute).

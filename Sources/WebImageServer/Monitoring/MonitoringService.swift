@@ -6,9 +6,9 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-/// Sends imgproxy's gauges every interval (``MonitoringConfiguration``) to CloudWatch, New Relic and a DogStatsD agent, until
-/// the service group shuts down. It runs beside the server, never on a request's path: a reading that an endpoint
-/// does not take within the interval is dropped (``DropLog``).
+/// Sends imgproxy's gauges every interval (``MonitoringConfiguration``) to CloudWatch, New Relic and a DogStatsD
+/// agent, until the service group shuts down. It runs beside the server, never on a request's path: a reading that
+/// an endpoint does not take within the interval is dropped (``DropLog``).
 struct MonitoringService: Service {
     let configuration: MonitoringConfiguration
     let gauges: MonitoringGauges

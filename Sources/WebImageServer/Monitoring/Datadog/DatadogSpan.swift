@@ -2,7 +2,7 @@ import Tracing
 import WebImage
 
 /// A span of ``DatadogTracer``: recorded under a lock while it runs, handed to the tracer as a
-/// ``DatadogSpanRecord`` (with imgproxy's name, ``DatadogNames``) when it ends.
+/// record in the agent's form (with imgproxy's name) when it ends.
 public final class DatadogSpan: Span {
     /// The span's context: its parent's, with the span's Datadog ids.
     public let context: ServiceContext
@@ -37,7 +37,7 @@ public final class DatadogSpan: Span {
         state = Locked(State(name: name))
     }
 
-    /// The span's name as the server gave it (``DatadogNames`` gives imgproxy's when it is sent).
+    /// The span's name as the server gave it (imgproxy's is given when it is sent).
     public var operationName: String {
         get { state.withLock { $0.name } }
         set { state.withLock { $0.name = newValue } }

@@ -1,7 +1,7 @@
 import Tracing
 
 /// The Datadog ids of the current span, kept in the task's `ServiceContext`; for a trace continued from a request's
-/// `x-datadog-*` headers, the caller's span (``isRemote``).
+/// `x-datadog-*` headers, the caller's span.
 struct DatadogSpanContext: Sendable, Hashable {
     /// The trace's id (its low 64 bits).
     let traceID: UInt64
@@ -13,8 +13,6 @@ struct DatadogSpanContext: Sendable, Hashable {
     let origin: String?
     /// The high 64 bits of a 128-bit trace id (`_dd.p.tid` in `x-datadog-tags`), as 16 hex digits.
     let traceIDHigh: String?
-    /// Whether the span is the caller's, from the request's headers.
-    let isRemote: Bool
 
     /// The context's key.
     enum Key: ServiceContextKey {

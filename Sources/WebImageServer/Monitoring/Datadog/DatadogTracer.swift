@@ -7,7 +7,7 @@ import WebImage
 
 /// A swift-distributed-tracing tracer that sends spans to a Datadog agent's `/v0.4/traces` in msgpack, as imgproxy's
 /// dd-trace-go does with `IMGPROXY_DATADOG_ENABLE`: the request span `request` and its children under imgproxy's
-/// names (``DatadogNames``), tagged with the service, `env` and `version`.
+/// names (`request`, `downloading_image`, `processing_image`), tagged with the service, `env` and `version`.
 ///
 /// Bootstrap it in `InstrumentationSystem` and run it as a service beside the server (it sends what it holds every
 /// second and on graceful shutdown). It continues a trace whose `x-datadog-trace-id` and `x-datadog-parent-id`
@@ -49,7 +49,7 @@ public final class DatadogTracer: Tracer, Service {
         let ids = DatadogSpanContext(
             traceID: caller?.traceID ?? Self.newID(), spanID: Self.newID(),
             samplingPriority: caller?.samplingPriority ?? 1, origin: caller?.origin,
-            traceIDHigh: caller?.traceIDHigh, isRemote: false)
+            traceIDHigh: caller?.traceIDHigh)
         return DatadogSpan(
             name: operationName, context: parent, ids: ids, parentID: caller?.spanID ?? 0, kind: kind,
             start: instant().nanosecondsSinceEpoch
@@ -77,7 +77,7 @@ public final class DatadogTracer: Tracer, Service {
         let high = tags.split(separator: ",").first { $0.hasPrefix("_dd.p.tid=") }.map { String($0.dropFirst(10)) }
         context.datadogSpan = DatadogSpanContext(
             traceID: trace, spanID: parent, samplingPriority: priority ?? 1,
-            origin: extractor.extract(key: "x-datadog-origin", from: carrier), traceIDHigh: high, isRemote: true)
+            origin: extractor.extract(key: "x-datadog-origin", from: carrier), traceIDHigh: high)
     }
 
     /// Writes the current span's `x-datadog-*` headers.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Metrics
 import NIOCore
 import WebImage
 import WebImageStores
@@ -29,6 +30,8 @@ public final class ImageServer: Sendable {
     let info: InfoResponder?
     /// Sends the errors answered to the vendors configured; `nil` with none.
     let reporter: ErrorReporter?
+    /// imgproxy's gauges, for ``makeMonitoringService()``; `nil` when nothing is reported.
+    let gauges: MonitoringGauges?
 
     /// Builds the server's parts; nothing is fetched or bound yet (``prepare()`` fetches the images given as URLs).
     ///
@@ -38,8 +41,16 @@ public final class ImageServer: Sendable {
         try configuration.validate()
         self.configuration = configuration
         let limits = configuration.limits
+        let gauges =
+            configuration.monitoring.isEnabled
+            ? MonitoringGauges(
+                prefix: configuration.metricsNamespace.isEmpty ? "" : configuration.metricsNamespace + "_")
+            : nil
+        self.gauges = gauges
+        let exporters: [any MetricsFactory] = [configuration.metricsExporter, gauges].compactMap { $0 }
         let metrics = ServerMetrics(
-            namespace: configuration.metricsNamespace, exporter: configuration.metricsExporter)
+            namespace: configuration.metricsNamespace,
+            exporter: exporters.count > 1 ? MultiplexMetricsHandler(factories: exporters) : exporters.first)
         // Originals and results live in two directories of their own under the cache directory.
         var originals: any ImageCaching = ImageCaches([])
         var results: DiskCache?

@@ -184,6 +184,9 @@ public struct ImageServerConfiguration: Sendable {
     /// as on `/metrics` (`webimage serve` gives swift-otel's OTLP exporter here with imgproxy's
     /// `IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS`); `nil` (the default): `/metrics` only.
     public var metricsExporter: (any MetricsFactory)?
+    /// Where imgproxy's gauges are reported every interval (CloudWatch, a DogStatsD agent), by the service of
+    /// ``ImageServer/makeMonitoringService()``; nothing by default.
+    public var monitoring = MonitoringConfiguration()
     /// Called once processing has been idle for a second (no run and no waiter), off the request path; `webimage serve`
     /// hands freed memory back to the system there. `nil`: nothing.
     public var whenIdle: (@Sendable () -> Void)?
@@ -224,6 +227,7 @@ public struct ImageServerConfiguration: Sendable {
         }
         try fetching.validate()
         try errorReporting.validate()
+        try monitoring.validate()
         try ImageServerConfigurationError.check(maxClients, in: 0...1_000_000, "max-clients", "must be 0 or more")
         if forwardsToOwner, selfURL == nil || peers.isEmpty {
             throw ImageServerConfigurationError("peer-forward", "needs --self and at least one --peer")

@@ -78,6 +78,7 @@ extension ServeCommand {
         try svg.apply(to: &configuration)
         try pixels.apply(to: &configuration)
         try telemetry.apply(to: &configuration)
+        try monitoring.apply(to: &configuration)
         try http.apply(to: &configuration)
         try listener.apply(to: &configuration)
         try reporting.apply(to: &configuration)

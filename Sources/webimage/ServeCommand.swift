@@ -165,6 +165,8 @@ struct ServeCommand: AsyncParsableCommand {
     var pixels: PixelOptions
     @OptionGroup(title: "Metrics and tracing")
     var telemetry: TelemetryOptions
+    @OptionGroup(title: "Datadog and CloudWatch")
+    var monitoring: MonitoringOptions
     @OptionGroup(title: "Syslog")
     var syslog: SyslogOptions
     @OptionGroup(title: "Error reporting")
@@ -198,6 +200,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Before the server makes its HTTP clients, which take the tracer there is when they are made.
         let exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
         if let exporter { TelemetryOptions.apply(exporter, to: &configuration) }
+        let datadog = try monitoring.bootstrapDatadog(otel: exporter != nil, to: &configuration)
         let gracePeriod = Self.duration(setup.shutdownTimeout)
         let ticker = try memory.ticker(logger: configuration.logger)
         setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
@@ -226,8 +229,9 @@ struct ServeCommand: AsyncParsableCommand {
                 service: server.makeMetricsApplication(host: address.host, port: address.port))
         }
         // Services stop in reverse order: the exporter last, so the spans of the last requests are sent.
+        let exporters: [any Service] = [exporter?.service, datadog, server.makeMonitoringService()].compactMap { $0 }
         var group = ServiceGroupConfiguration(
-            services: (exporter.map { [.init(service: $0.service)] } ?? []) + [.init(service: app)]
+            services: exporters.map { .init(service: $0) } + [.init(service: app)]
                 + (metricsApp.map { [$0] } ?? [])
                 + [
                     .init(service: deadline, successTerminationBehavior: .ignore),

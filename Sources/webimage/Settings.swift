@@ -110,7 +110,7 @@ enum Settings {
 
     /// Every setting, for the check at start and the list of the variables read.
     static let all: [any SettingVariables] =
-        listed + formats + parity + info + svg + telemetry + syslog + http + pixels + listener + fetching
+        listed + formats + parity + info + svg + telemetry + monitoring + syslog + http + pixels + listener + fetching
         + environmentFile + urls + memory + objectSources + gcpSecret + reporting
 
     /// The settings of this file.

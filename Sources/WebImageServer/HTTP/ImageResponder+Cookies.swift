@@ -40,6 +40,7 @@ extension ImageResponder {
                 do throws(ImageServerError) {
                     source = try await tracing.stage("source fetch") { span throws(ImageServerError) in
                         span?.attributes["server.address"] = url.host
+                        span?.attributes["imgproxy.source_image_url"] = url.absoluteString
                         return try await fetcher.fetch(url, cookies: cookies, maxSize: sourceSizeLimit(options))
                     }
                 } catch {

@@ -29,6 +29,7 @@ extension ImageResponder {
         if let (result, source) = await store.cached(key) { return .result(result, source) }
         let fetched = try await tracing.stage("source fetch") { span throws(ImageServerError) in
             span?.attributes["server.address"] = url.host
+            span?.attributes["imgproxy.source_image_url"] = url.absoluteString
             return try await fetcher.fetch(url, conditions: conditions, maxSize: sourceSizeLimit(options))
         }
         switch fetched {

@@ -190,6 +190,7 @@ struct ImageResponder: Sendable {
             do {
                 source = try await tracing.stage("source fetch") { span throws(ImageServerError) in
                     span?.attributes["server.address"] = url.host
+                    span?.attributes["imgproxy.source_image_url"] = url.absoluteString
                     return try await fetcher.fetch(url, maxSize: sourceSizeLimit(options))
                 }
             } catch {

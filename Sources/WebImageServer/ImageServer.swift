@@ -56,7 +56,8 @@ public final class ImageServer: Sendable {
         let fetcher = SourceFetcher(
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
-            s3Buckets: configuration.s3SourceBuckets, fetching: configuration.fetching,
+            s3Buckets: configuration.s3SourceBuckets, s3AccessPoints: configuration.s3SourceAccessPoints,
+            s3Decryption: configuration.s3SourceDecryption, fetching: configuration.fetching,
             propagatesTraces: configuration.propagatesTraceContextToOrigins, metrics: metrics,
             logger: configuration.logger)
         let coders = Self.coders(configuration)

@@ -113,6 +113,12 @@ public struct ImageServerConfiguration: Sendable {
     /// The buckets `s3://` sources may name (`--s3-allowed-buckets`, `--s3-denied-buckets`); another answers 404, as
     /// imgproxy answers it. Default: every bucket.
     public var s3SourceBuckets = S3BucketPolicy()
+    /// Bucket names of `s3://` sources read through an access point (`IMGPROXY_S3_ACCESS_POINTS`): the name to the
+    /// access point's ARN. Default: none.
+    public var s3SourceAccessPoints: [String: String] = [:]
+    /// Decrypts `s3://` sources written by the S3 Encryption Client (`IMGPROXY_S3_USE_DECRYPTION_CLIENT`); `nil`
+    /// reads them as they are.
+    public var s3SourceDecryption: S3DecryptionClient?
     /// The other nodes of the cluster (`--peer`), to which a purge is forwarded. With ``forwardsToOwner``, their
     /// `host:port` must be written as in the load balancer's `upstream` block.
     public var peers: [URL] = []

@@ -175,6 +175,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.
         defer { LogLineWriter.standardError.flush() }
+        // As imgproxy's `env.Load`: the secret's and the SSM parameters' variables, then the local file's.
+        _ = try await Settings.loadAWSEnvironment()
         let setup = try makeSetup()
         var configuration = setup.configuration
         let metricsAddress = try telemetry.metricsAddress()
@@ -218,6 +220,7 @@ struct ServeCommand: AsyncParsableCommand {
         // The S3 clients were made here, for the configuration; the server leaves them to us.
         try? await configuration.sharedStore?.client.shutdown()
         try? await configuration.s3Sources?.shutdown()
+        try? await configuration.s3SourceDecryption?.kms.json.sender.shutdown()
         if let failure { throw failure }
     }
 

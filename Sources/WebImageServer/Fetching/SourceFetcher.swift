@@ -27,7 +27,8 @@ final class SourceFetcher: Sendable {
     /// origin to six downloads however many requests waited. With `propagatesTraces` origins get the trace context.
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
-        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), fetching: FetchSettings = FetchSettings(),
+        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), s3AccessPoints: [String: String] = [:],
+        s3Decryption: S3DecryptionClient? = nil, fetching: FetchSettings = FetchSettings(),
         propagatesTraces: Bool = false,
         metrics: ServerMetrics, logger: Logger
     ) {
@@ -49,7 +50,13 @@ final class SourceFetcher: Sendable {
         let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time and S3 sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).
-        let s3 = s3Sources.map { [S3ImageLoader(client: $0, buckets: s3Buckets)] } ?? []
+        let s3 =
+            s3Sources.map {
+                [
+                    S3ImageLoader(
+                        client: $0, buckets: s3Buckets, accessPoints: s3AccessPoints, decryption: s3Decryption)
+                ]
+            } ?? []
         let origins = OriginLoader([http] + s3, metrics: metrics)
         self.origins = origins
         let network: any ImageLoading = shared.map { SharedStoreLoader(upstream: origins, store: $0) } ?? origins

@@ -5,12 +5,16 @@ import WebImage
 /// keyring calls it: the ciphertext names its key, so no key id is sent.
 public struct KMSClient: Sendable {
     private struct DecryptRequest: Encodable {
-        var CiphertextBlob: String
-        var EncryptionContext: [String: String]?
+        var ciphertextBlob: String
+        var encryptionContext: [String: String]?
+        enum CodingKeys: String, CodingKey {
+            case ciphertextBlob = "CiphertextBlob", encryptionContext = "EncryptionContext"
+        }
     }
 
     private struct DecryptResponse: Decodable {
-        var Plaintext: String?
+        var plaintext: String?
+        enum CodingKeys: String, CodingKey { case plaintext = "Plaintext" }
     }
 
     /// The JSON client, whose sender's service is ``AWSService/kms``.
@@ -28,9 +32,9 @@ public struct KMSClient: Sendable {
         let answer = try await json.call(
             "Decrypt",
             DecryptRequest(
-                CiphertextBlob: ciphertext.base64EncodedString(), EncryptionContext: context.isEmpty ? nil : context),
+                ciphertextBlob: ciphertext.base64EncodedString(), encryptionContext: context.isEmpty ? nil : context),
             credentials: credentials, as: DecryptResponse.self)
-        guard let text = answer.Plaintext, let plaintext = Data(base64Encoded: text) else {
+        guard let text = answer.plaintext, let plaintext = Data(base64Encoded: text) else {
             throw WebImageError(.invalidResponse, "kms Decrypt answered no plaintext")
         }
         return plaintext

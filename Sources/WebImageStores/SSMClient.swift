@@ -15,19 +15,24 @@ public struct SSMClient: Sendable {
     }
 
     private struct Request: Encodable {
-        var Path: String
-        var WithDecryption: Bool
-        var NextToken: String?
+        var path: String
+        var withDecryption: Bool
+        var nextToken: String?
+        enum CodingKeys: String, CodingKey {
+            case path = "Path", withDecryption = "WithDecryption", nextToken = "NextToken"
+        }
     }
 
     private struct Response: Decodable {
         struct Item: Decodable {
-            var Name: String?
-            var Value: String?
-            var DataType: String?
+            var name: String?
+            var value: String?
+            var dataType: String?
+            enum CodingKeys: String, CodingKey { case name = "Name", value = "Value", dataType = "DataType" }
         }
-        var Parameters: [Item]?
-        var NextToken: String?
+        var parameters: [Item]?
+        var nextToken: String?
+        enum CodingKeys: String, CodingKey { case parameters = "Parameters", nextToken = "NextToken" }
     }
 
     /// How many pages are read at most (10 parameters each, AWS's default), so that a store that always answers a
@@ -47,13 +52,13 @@ public struct SSMClient: Sendable {
         var token: String?
         for _ in 0..<Self.maxPages {
             let page = try await json.call(
-                "GetParametersByPath", Request(Path: path, WithDecryption: true, NextToken: token),
+                "GetParametersByPath", Request(path: path, withDecryption: true, nextToken: token),
                 credentials: credentials, as: Response.self)
-            for item in page.Parameters ?? [] {
-                guard let name = item.Name, let value = item.Value else { continue }
-                parameters.append(Parameter(name: name, value: value, dataType: item.DataType))
+            for item in page.parameters ?? [] {
+                guard let name = item.name, let value = item.value else { continue }
+                parameters.append(Parameter(name: name, value: value, dataType: item.dataType))
             }
-            guard let next = page.NextToken, !next.isEmpty else { return parameters }
+            guard let next = page.nextToken, !next.isEmpty else { return parameters }
             token = next
         }
         throw WebImageError(.invalidResponse, "ssm GetParametersByPath answered more than \(Self.maxPages) pages")

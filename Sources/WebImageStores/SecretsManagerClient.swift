@@ -4,13 +4,17 @@ import WebImage
 /// A client of Secrets Manager's `GetSecretValue` (JSON API, `secretsmanager.GetSecretValue`).
 public struct SecretsManagerClient: Sendable {
     private struct Request: Encodable {
-        var SecretId: String
-        var VersionId: String?
-        var VersionStage: String?
+        var secretID: String
+        var versionID: String?
+        var versionStage: String?
+        enum CodingKeys: String, CodingKey {
+            case secretID = "SecretId", versionID = "VersionId", versionStage = "VersionStage"
+        }
     }
 
     private struct Response: Decodable {
-        var SecretString: String?
+        var secretString: String?
+        enum CodingKeys: String, CodingKey { case secretString = "SecretString" }
     }
 
     /// The JSON client, whose sender's service is ``AWSService/secretsManager``.
@@ -26,9 +30,9 @@ public struct SecretsManagerClient: Sendable {
     ) async throws(WebImageError) -> String? {
         let versionID = versionID.flatMap { $0.isEmpty ? nil : $0 }
         let request = Request(
-            SecretId: id, VersionId: versionID,
-            VersionStage: versionID == nil ? versionStage.flatMap { $0.isEmpty ? nil : $0 } : nil)
+            secretID: id, versionID: versionID,
+            versionStage: versionID == nil ? versionStage.flatMap { $0.isEmpty ? nil : $0 } : nil)
         return try await json.call("GetSecretValue", request, credentials: credentials, as: Response.self)
-            .SecretString
+            .secretString
     }
 }

@@ -26,7 +26,9 @@ import WebImageTesting
             contentType: "image/jpeg")
         try await setup.shutdown()
         let sts = try await FakeAWS.start(
-            .init(secrets: ["AKIASERVE": "serve-secret"], roleCredentials: try await seaweed.assumeRole()))
+            .init(
+                secrets: ["AKIASERVE": "serve-secret"], roleCredentials: try await seaweed.assumeRole(),
+                roleLifetime: 30))
         let directory = try LocalProcess.temporaryDirectory("serve-aws")
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try LocalProcess.freePort()
@@ -38,16 +40,24 @@ import WebImageTesting
                 "IMGPROXY_S3_ASSUME_ROLE_ARN": "arn:aws:iam::123456789012:role/reader",
                 "IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID": "serve-ext", "AWS_ENDPOINT_URL_STS": sts.endpoint.absoluteString,
             ]) { $1 }, readyURL: "http://127.0.0.1:\(port)/health")
-        let response = try await HTTPClient.shared.execute(
-            HTTPClientRequest(
-                url:
-                    "http://127.0.0.1:\(port)/insecure/rs:fit:40:40/plain/\("s3://images/photo.jpg".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)@png"
-            ),
-            timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 20)
+        func status(_ size: Int) async throws -> UInt {
+            let source = "s3://images/photo.jpg".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/rs:fit:\(size):\(size)/plain/\(source)@png"),
+                timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+            return response.status.code
+        }
+        let first = try await status(40)
+        // Credentials that expire within the client's window are asked for again: now refused by STS.
+        sts.state.withLock { $0.secrets = [:] }
+        let refused = try await status(41)
         node.stop()
         let log = (try? String(contentsOf: directory.appendingPathComponent("role.log"), encoding: .utf8)) ?? ""
-        #expect(response.status == .ok, "\(log)")
+        #expect(first == 200, "\(log)")
+        #expect(refused != 200)
+        #expect(log.contains("an AWS service refused the S3 source's credentials"), "\(log)")
+        #expect(log.contains("AssumeRole answered 403 SignatureDoesNotMatch"), "\(log)")
         let call = try #require(sts.calls.first)
         #expect(call.parameters["RoleArn"] == "arn:aws:iam::123456789012:role/reader")
         #expect(call.parameters["ExternalId"] == "serve-ext")

@@ -141,10 +141,14 @@ final class SourceFetcher: Sendable {
     }
 
     /// Logs an S3 source store's refusal of the credentials (401, 403) with where they came from, which the client's
-    /// answer does not show: a wrong key, secret or expired token is a configuration error to fix.
+    /// answer does not show: a wrong key, secret or expired token is a configuration error to fix. So is STS's or
+    /// KMS's refusal (an assumed role, a decryption key).
     private func logRefusedCredentials(_ error: WebImageError) {
-        guard let refusal = error.underlying as? S3StoreError, refusal.isAuthorizationFailure else { return }
-        logger.warning("the S3 source store refused the credentials", metadata: ["error": "\(refusal)"])
+        if let refusal = error.underlying as? S3StoreError, refusal.isAuthorizationFailure {
+            logger.warning("the S3 source store refused the credentials", metadata: ["error": "\(refusal)"])
+        } else if let refusal = error.underlying as? AWSServiceError, refusal.status == 401 || refusal.status == 403 {
+            logger.warning("an AWS service refused the S3 source's credentials", metadata: ["error": "\(refusal)"])
+        }
     }
 
     /// The most downloads at once: one per processing slot and queue place (each download holds one).

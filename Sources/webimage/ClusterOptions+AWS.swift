@@ -35,15 +35,15 @@ extension ClusterOptions {
         return map
     }
 
-    /// A decryption client whose KMS is found as the AWS SDKs find it, in `client`'s region.
-    static func decryption(for client: S3Client, logger: Logger) throws -> S3DecryptionClient {
+    /// KMS's endpoint, region and credentials, found as the AWS SDKs find them, in the S3 source client's `region`.
+    static func kms(region: String, logger: Logger) throws -> S3Environment.ServiceResolution {
         let kms: S3Environment.ServiceResolution
-        do { kms = try S3Environment.process.resolve(.kms, region: client.configuration.region) } catch {
+        do { kms = try S3Environment.process.resolve(.kms, region: region) } catch {
             throw ValidationError("--s3-use-decryption-client: \(error)")
         }
         logger.info(
             "S3 sources are decrypted",
             metadata: ["kms_endpoint": "\(kms.endpoint)", "kms_endpoint_from": "\(kms.endpointSource)"])
-        return S3DecryptionClient(kms: KMSClient(sender: AWSRequestSender(kms, timeout: client.configuration.timeout)))
+        return kms
     }
 }

@@ -133,6 +133,7 @@ struct ServeLifecycleTests {
         ("IMGPROXY_AUTO_JXL", "maybe"), ("IMGPROXY_ENFORCE_JXL", "2"), ("WEBIMAGE_PNG_GAMMA", "yes please"),
         ("IMGPROXY_JXL_EFFORT", "max"), ("IMGPROXY_WEBP_EFFORT", "fast"), ("IMGPROXY_WEBP_PRESET", "film"),
         ("IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", "maybe"), ("WEBIMAGE_S3_ADDRESSING", "sideways"),
+        ("IMGPROXY_S3_USE_DECRYPTION_CLIENT", "maybe"), ("IMGPROXY_S3_ACCESS_POINTS", "photos"),
     ])
     func environmentValuesThatDoNotParseExit64(name: String, value: String) async throws {
         let (status, error) = try await Self.runOffPool([], environment: [name: value])
@@ -155,6 +156,35 @@ struct ServeLifecycleTests {
         ),
         (["WEBIMAGE_USE_S3": "on", "AWS_PROFILE": "nope"], "the AWS profile 'nope' (AWS_PROFILE) is in neither"),
         (["IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "AKID"], "AWS_SECRET_ACCESS_KEY is missing"),
+        (
+            [
+                "IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
+                "IMGPROXY_S3_ACCESS_POINTS": "p=",
+            ],
+            "access point \"p\" ARN is empty"
+        ),
+        (
+            [
+                "IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
+                "IMGPROXY_S3_ACCESS_POINTS": "p=arn:aws:sqs:us-east-1:1:queue",
+            ],
+            "is not an S3 access point's ARN"
+        ),
+        // Loaded before anything else: a Secrets Manager that does not answer stops the start.
+        (
+            [
+                "IMGPROXY_ENV_AWS_SECRET_ID": "prod", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
+                "AWS_ENDPOINT_URL_SECRETS_MANAGER": "http://127.0.0.1:9",
+            ],
+            "can't retrieve config from AWS Secrets Manager"
+        ),
+        (
+            [
+                "IMGPROXY_ENV_AWS_SSM_PARAMETERS_PATH": "/prod", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
+                "AWS_ENDPOINT_URL": "http://127.0.0.1:9",
+            ],
+            "can't retrieve parameters from AWS SSM"
+        ),
     ])
     func imgproxysVariablesAreReadAfterWebimagesAndTheFlags(
         environment: [String: String], mentions: String
@@ -181,7 +211,8 @@ struct ServeLifecycleTests {
                 "IMGPROXY_USE_GCS": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60",
                 // Read now, for s3:// sources: not named.
                 "IMGPROXY_S3_ALLOWED_BUCKETS": "a", "IMGPROXY_S3_DENIED_BUCKETS": "b",
-                "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false",
+                "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false", "IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID": "x",
+                "IMGPROXY_ENV_AWS_SSM_PARAMETERS_REGION": "eu-west-1",
             ])
         #expect(status == 64)
         let lines = error.split(separator: "\n").filter { $0.contains("not supported") }

@@ -17,6 +17,23 @@ extension S3Environment {
         public var credentialSource: S3CredentialSource
     }
 
+    /// The endpoint of `service` and where it came from, found as ``resolve(_:region:defaultRegion:)`` finds it, for
+    /// a client that signs with credentials of its own (an S3 client's, for STS and KMS).
+    /// - Throws: ``S3ConfigurationError`` naming the source that failed.
+    public func endpoint(
+        of service: AWSService, region: String
+    ) throws(S3ConfigurationError) -> (url: URL, source: String) {
+        var loaded: AWSProfile?
+        func profile() throws(S3ConfigurationError) -> AWSProfile {
+            if let loaded { return loaded }
+            let read = try self.profile()
+            loaded = read
+            return read
+        }
+        let endpoint = try resolveEndpoint(nil, service: (service.id, service.configKey), profile: profile)
+        return endpoint ?? (service.awsEndpoint(region), "AWS's endpoint of the region")
+    }
+
     /// The endpoint, region and credentials of a client of `service`, as the AWS SDKs resolve them.
     ///
     /// - Endpoint: `AWS_ENDPOINT_URL_<ID>` (`AWS_ENDPOINT_URL_STS`, `_KMS`, `_SECRETS_MANAGER`, `_SSM`),

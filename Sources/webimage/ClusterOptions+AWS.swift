@@ -10,16 +10,14 @@ extension ClusterOptions {
     static func assumeRole(
         _ role: (arn: String, externalID: String?), region: String, logger: Logger
     ) throws -> S3AssumeRole {
-        let sts: S3Environment.ServiceResolution
-        do { sts = try S3Environment.process.resolve(.sts, region: region) } catch {
+        let sts: (url: URL, source: String)
+        do { sts = try S3Environment.process.endpoint(of: .sts, region: region) } catch {
             throw ValidationError("--s3-assume-role-arn: \(error)")
         }
         logger.info(
             "S3 sources assume a role",
-            metadata: [
-                "role": "\(role.arn)", "sts_endpoint": "\(sts.endpoint)", "sts_endpoint_from": "\(sts.endpointSource)",
-            ])
-        return S3AssumeRole(roleARN: role.arn, externalID: role.externalID, endpoint: sts.endpoint, region: region)
+            metadata: ["role": "\(role.arn)", "sts_endpoint": "\(sts.url)", "sts_endpoint_from": "\(sts.source)"])
+        return S3AssumeRole(roleARN: role.arn, externalID: role.externalID, endpoint: sts.url, region: region)
     }
 
     /// `map` checked as imgproxy checks it: no empty ARN; and each value that is an ARN an S3 access point's.
@@ -35,15 +33,15 @@ extension ClusterOptions {
         return map
     }
 
-    /// KMS's endpoint, region and credentials, found as the AWS SDKs find them, in the S3 source client's `region`.
-    static func kms(region: String, logger: Logger) throws -> S3Environment.ServiceResolution {
-        let kms: S3Environment.ServiceResolution
-        do { kms = try S3Environment.process.resolve(.kms, region: region) } catch {
+    /// KMS's endpoint, found as the AWS SDKs find it, in the S3 source client's `region`; KMS is signed with the S3
+    /// client's credentials (an assumed role's when there is one), as imgproxy's KMS client shares its config.
+    static func kms(region: String, logger: Logger) throws -> URL {
+        let kms: (url: URL, source: String)
+        do { kms = try S3Environment.process.endpoint(of: .kms, region: region) } catch {
             throw ValidationError("--s3-use-decryption-client: \(error)")
         }
         logger.info(
-            "S3 sources are decrypted",
-            metadata: ["kms_endpoint": "\(kms.endpoint)", "kms_endpoint_from": "\(kms.endpointSource)"])
-        return kms
+            "S3 sources are decrypted", metadata: ["kms_endpoint": "\(kms.url)", "kms_endpoint_from": "\(kms.source)"])
+        return kms.url
     }
 }

@@ -87,7 +87,7 @@ struct ClusterOptions: ParsableArguments {
         // The clients are made last, when nothing can throw any more (a client must be shut down before it goes).
         var shared: (location: SharedStoreLocation, client: S3Client.Configuration)?
         var sources: S3Client.Configuration?
-        var kms: S3Environment.ServiceResolution?
+        var kms: URL?
         if let sharedStore = try Settings.sharedStore.resolve(sharedStore) {
             let location: SharedStoreLocation
             do { location = try SharedStoreLocation(sharedStore) } catch { throw ValidationError(error.message) }
@@ -146,7 +146,10 @@ struct ClusterOptions: ParsableArguments {
         if let sources {
             configuration.s3Sources = S3Client(configuration: sources)
             configuration.s3SourceDecryption = kms.map {
-                S3DecryptionClient(kms: KMSClient(sender: AWSRequestSender($0, timeout: sources.timeout)))
+                S3DecryptionClient(
+                    kms: KMSClient(
+                        sender: AWSRequestSender(
+                            endpoint: $0, region: sources.region, service: .kms, timeout: sources.timeout)))
             }
         }
     }

@@ -156,35 +156,6 @@ struct ServeLifecycleTests {
         ),
         (["WEBIMAGE_USE_S3": "on", "AWS_PROFILE": "nope"], "the AWS profile 'nope' (AWS_PROFILE) is in neither"),
         (["IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "AKID"], "AWS_SECRET_ACCESS_KEY is missing"),
-        (
-            [
-                "IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
-                "IMGPROXY_S3_ACCESS_POINTS": "p=",
-            ],
-            "access point \"p\" ARN is empty"
-        ),
-        (
-            [
-                "IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
-                "IMGPROXY_S3_ACCESS_POINTS": "p=arn:aws:sqs:us-east-1:1:queue",
-            ],
-            "is not an S3 access point's ARN"
-        ),
-        // Loaded before anything else: a Secrets Manager that does not answer stops the start.
-        (
-            [
-                "IMGPROXY_ENV_AWS_SECRET_ID": "prod", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
-                "AWS_ENDPOINT_URL_SECRETS_MANAGER": "http://127.0.0.1:9",
-            ],
-            "can't retrieve config from AWS Secrets Manager"
-        ),
-        (
-            [
-                "IMGPROXY_ENV_AWS_SSM_PARAMETERS_PATH": "/prod", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
-                "AWS_ENDPOINT_URL": "http://127.0.0.1:9",
-            ],
-            "can't retrieve parameters from AWS SSM"
-        ),
     ])
     func imgproxysVariablesAreReadAfterWebimagesAndTheFlags(
         environment: [String: String], mentions: String

@@ -7,7 +7,7 @@ import WebImageTesting
 @testable import WebImageStores
 
 /// A real `webimage serve` started with only `IMGPROXY_*` and `AWS_*` variables: an assumed role reads an `s3://`
-/// source from SeaweedFS, a Secrets Manager secret's and SSM parameters' variables take effect (here the address it
+/// source from SeaweedFS, an object of the S3 Encryption Client is decrypted through KMS, a Secrets Manager secret's and SSM parameters' variables take effect (here the address it
 /// listens on), and a secret that does not exist stops the start with exit status 64.
 @Suite(.serialized) struct ServeAWSEnvironmentTests {
     private static let base = ["AWS_ACCESS_KEY_ID": "AKIASERVE", "AWS_SECRET_ACCESS_KEY": "serve-secret"]
@@ -65,6 +65,58 @@ import WebImageTesting
         #expect(!log.contains("serve-secret"))
         #expect(!log.contains("IMGPROXY_S3_ASSUME_ROLE_ARN"), "not in the warning of unread variables: \(log)")
         await sts.stop()
+    }
+
+    @Test func encryptedSourcesAreDecryptedThroughKMS() async throws {
+        guard let executable = Cluster.executable else {
+            throw LocalProcessError.missing("webimage was not built next to the tests")
+        }
+        let seaweed = try await SeaweedFS.start()
+        defer { seaweed.process.stop() }
+        let photo = try Fixtures.data("corpus/images/exif_Landscape_1.jpg")
+        let encrypted = try S3DecryptionTests.encrypt(photo, wrapped: Data("wrapped".utf8))
+        let setup = S3Client(
+            configuration: .init(endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
+        try await setup.createBucketReadyForWrites("images")
+        try await setup.put(bucket: "images", key: "secret.jpg", data: encrypted.body, metadata: encrypted.envelope)
+        try await setup.put(bucket: "images", key: "plain.jpg", data: photo)
+        try await setup.shutdown()
+        let kms = try await FakeAWS.start(
+            .init(
+                secrets: [seaweed.credentials.accessKey: seaweed.credentials.secretKey],
+                dataKeys: [
+                    Data("wrapped".utf8).base64EncodedString(): (
+                        encrypted.key, ["aws:x-amz-cek-alg": "AES/GCM/NoPadding", "kms_cmk_id": "alias/images"]
+                    )
+                ]))
+        let directory = try LocalProcess.temporaryDirectory("serve-kms")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try LocalProcess.freePort()
+        let node = try await LocalProcess.startAnswering(
+            executable, ["serve", "--no-cache"], in: directory, log: "kms",
+            environment: [
+                "IMGPROXY_BIND": "127.0.0.1:\(port)", "IMGPROXY_USE_S3": "true",
+                "IMGPROXY_S3_ENDPOINT": seaweed.endpoint.absoluteString, "IMGPROXY_S3_USE_DECRYPTION_CLIENT": "true",
+                "AWS_ACCESS_KEY_ID": seaweed.credentials.accessKey,
+                "AWS_SECRET_ACCESS_KEY": seaweed.credentials.secretKey,
+                "AWS_ENDPOINT_URL_KMS": kms.endpoint.absoluteString,
+            ], readyURL: "http://127.0.0.1:\(port)/health")
+        var statuses: [UInt] = []
+        for key in ["secret.jpg", "plain.jpg"] {
+            let source = "s3://images/\(key)".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/rs:fit:40:40/plain/\(source)@png"),
+                timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+            statuses.append(response.status.code)
+        }
+        node.stop()
+        let log = (try? String(contentsOf: directory.appendingPathComponent("kms.log"), encoding: .utf8)) ?? ""
+        // The encrypted object decrypts; a plain one, without an envelope or instruction file, is missing.
+        #expect(statuses == [200, 404], "\(log)")
+        #expect(kms.calls.map(\.operation) == ["Decrypt"])
+        #expect(!log.contains(encrypted.key.base64EncodedString()))
+        await kms.stop()
     }
 
     @Test func secretAndParameterVariablesTakeEffectAndABadSecretExits64() async throws {

@@ -70,7 +70,8 @@ public final class ImageServer: Sendable {
         let fetcher = SourceFetcher(
             cache: originals, limits: limits, addressPolicy: configuration.addressPolicy,
             shared: configuration.sharedStore, s3Sources: configuration.s3Sources,
-            s3Buckets: configuration.s3SourceBuckets, objectSources: configuration.objectSources,
+            s3Buckets: configuration.s3SourceBuckets, s3AccessPoints: configuration.s3SourceAccessPoints,
+            s3Decryption: configuration.s3SourceDecryption, objectSources: configuration.objectSources,
             fetching: configuration.fetching,
             propagatesTraces: configuration.propagatesTraceContextToOrigins, metrics: metrics,
             logger: configuration.logger)

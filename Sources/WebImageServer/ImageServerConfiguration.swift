@@ -124,6 +124,12 @@ public struct ImageServerConfiguration: Sendable {
     /// read; a source of a scheme none loads, or in a bucket its loader refuses, answers 404 as imgproxy answers it.
     /// The server does not shut their stores down: their owner does. Default none.
     public var objectSources: [ObjectStoreImageLoader] = []
+    /// Bucket names of `s3://` sources read through an access point (`IMGPROXY_S3_ACCESS_POINTS`): the name to the
+    /// access point's ARN. Default: none.
+    public var s3SourceAccessPoints: [String: String] = [:]
+    /// Decrypts `s3://` sources written by the S3 Encryption Client (`IMGPROXY_S3_USE_DECRYPTION_CLIENT`); `nil`
+    /// reads them as they are.
+    public var s3SourceDecryption: S3DecryptionClient?
     /// The other nodes of the cluster (`--peer`), to which a purge is forwarded. With ``forwardsToOwner``, their
     /// `host:port` must be written as in the load balancer's `upstream` block.
     public var peers: [URL] = []

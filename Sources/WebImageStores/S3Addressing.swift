@@ -30,9 +30,12 @@ struct S3RequestTarget: Sendable, Hashable {
     let path: String
 
     /// The target of `key` in `bucket` (`nil`: the bucket itself) at `endpoint`. `connectHost` replaces the host the
-    /// connection goes to while the `Host` header and the signature keep the virtual host (tests on 127.0.0.1).
+    /// connection goes to while the `Host` header and the signature keep the virtual host (tests on 127.0.0.1). A
+    /// bucket that is an access point's ARN is reached through the access point (``S3AccessPoint``), whose region
+    /// must be `region`.
     init(
-        endpoint: URL, addressing: S3Addressing, bucket: String, key: String?, connectHost: String? = nil
+        endpoint: URL, addressing: S3Addressing, bucket: String, key: String?, region: String = "us-east-1",
+        connectHost: String? = nil
     ) throws(S3ConfigurationError) {
         guard let scheme = endpoint.scheme?.lowercased(), let host = endpoint.host, !host.isEmpty else {
             throw .invalidValue(source: "endpoint \(endpoint)", reason: "has no host")
@@ -40,8 +43,12 @@ struct S3RequestTarget: Sendable, Hashable {
         let port = endpoint.port.map { ":\($0)" } ?? ""
         var base = endpoint.path
         while base.hasSuffix("/") { base.removeLast() }
-        let virtual = Self.usesVirtualHost(addressing, endpointHost: host, scheme: scheme, bucket: bucket)
-        let requestHost = virtual ? "\(bucket).\(host)" : host
+        let accessPoint = try S3AccessPoint(arn: bucket)
+        let virtual =
+            accessPoint != nil || Self.usesVirtualHost(addressing, endpointHost: host, scheme: scheme, bucket: bucket)
+        let requestHost =
+            try accessPoint?.host(endpoint: endpoint, addressing: addressing, region: region)
+            ?? (virtual ? "\(bucket).\(host)" : host)
         path = base + (virtual ? "" : "/" + bucket) + (key.map { "/" + $0 } ?? (virtual ? "/" : ""))
         self.host = Self.bracketed(requestHost) + port
         url = "\(scheme)://\(Self.bracketed(connectHost ?? requestHost))\(port)\(SignatureV4.encodedPath(path))"

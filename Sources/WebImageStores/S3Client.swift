@@ -39,6 +39,8 @@ public final class S3Client: Sendable {
         public var timeout: Duration
         /// The largest object read; default 64 MiB.
         public var maxObjectSize: Int
+        /// A role to assume with ``credentials``, whose temporary credentials then sign every request; default none.
+        public var assumeRole: S3AssumeRole?
 
         /// Connects here instead of to the request's host, which the `Host` header and the signature keep (tests of
         /// virtual-hosted addressing on 127.0.0.1, where `BUCKET.localhost` does not resolve).
@@ -62,13 +64,15 @@ public final class S3Client: Sendable {
 
     /// The settings this client was made with.
     public let configuration: Configuration
-    private let signer: SignatureV4
+    private let assumedRole: AssumedRoleCredentials?
     private let client: HTTPClient
 
     /// A client with its own connection pool on the shared NIO event loop group; call ``shutdown()`` when done.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        signer = SignatureV4(credentials: configuration.credentials, region: configuration.region)
+        assumedRole = configuration.assumeRole.map {
+            AssumedRoleCredentials(role: $0, base: configuration.credentials, timeout: configuration.timeout)
+        }
         var http = HTTPClient.Configuration()
         http.redirectConfiguration = .disallow
         http.decompression = .disabled
@@ -149,8 +153,14 @@ public final class S3Client: Sendable {
         try check(response, operation: "DELETE", key: key)
     }
 
-    /// Closes the connection pool.
+    /// The credentials that sign this client's next request: the assumed role's, else ``Configuration/credentials``.
+    func signingCredentials() async throws(WebImageError) -> S3Credentials {
+        try await assumedRole?.current() ?? configuration.credentials
+    }
+
+    /// Closes the connection pools (S3's and STS's).
     public func shutdown() async throws {
+        try await assumedRole?.shutdown()
         try await client.shutdown()
     }
 
@@ -174,13 +184,15 @@ public final class S3Client: Sendable {
         do {
             target = try S3RequestTarget(
                 endpoint: configuration.endpoint, addressing: configuration.addressing, bucket: bucket, key: key,
-                connectHost: configuration.connectHost)
+                region: configuration.region, connectHost: configuration.connectHost)
         } catch { throw WebImageError(.invalidArgument, error.description, underlying: error) }
         let key = key ?? bucket
         let queryString = query.isEmpty ? "" : "?" + SignatureV4.canonicalQuery(query)
         var request = HTTPClientRequest(url: target.url + queryString)
         request.method = HTTPMethod(rawValue: method)
         let payloadHash = body.map { Hex.string(SHA256.hash(data: $0)) } ?? SignatureV4.emptyPayloadHash
+        let credentials = try await signingCredentials()
+        let signer = SignatureV4(credentials: credentials, region: configuration.region)
         let signed = signer.signedHeaders(
             method: method, path: target.path, query: query, headers: [("host", target.host)] + extra,
             payloadHash: payloadHash, date: Date())

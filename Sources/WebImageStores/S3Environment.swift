@@ -139,7 +139,7 @@ public struct S3Environment: Sendable {
         }
         let (credentials, credentialSource) = try resolveCredentials(request.credentialVariables, profile: profile)
         let (region, regionSource) = try resolveRegion(request.region, profile: profile)
-        let endpoint = try resolveEndpoint(request.endpoint, profile: profile)
+        let endpoint = try resolveEndpoint(request.endpoint, service: ("S3", "s3"), profile: profile)
         let addressing: S3Addressing
         if let explicit = request.addressing {
             addressing = explicit
@@ -159,7 +159,7 @@ public struct S3Environment: Sendable {
         return URL(string: "https://s3.\(region).\(suffix)") ?? URL(string: "https://s3.amazonaws.com")!
     }
 
-    private func resolveCredentials(
+    func resolveCredentials(
         _ own: [S3CredentialVariables], profile: () throws(S3ConfigurationError) -> AWSProfile
     ) throws(S3ConfigurationError) -> (S3Credentials, S3CredentialSource) {
         var tried: [String] = []
@@ -217,8 +217,9 @@ public struct S3Environment: Sendable {
         return S3Credentials(accessKey: access, secretKey: secret, sessionToken: text("aws_session_token"))
     }
 
-    private func resolveRegion(
-        _ explicit: String?, profile: () throws(S3ConfigurationError) -> AWSProfile
+    func resolveRegion(
+        _ explicit: String?, default fallback: String = "us-east-1",
+        profile: () throws(S3ConfigurationError) -> AWSProfile
     ) throws(S3ConfigurationError) -> (String, String) {
         if let explicit, !explicit.isEmpty { return (explicit, "configuration") }
         for name in ["AWS_REGION", "AWS_DEFAULT_REGION"] {
@@ -226,24 +227,26 @@ public struct S3Environment: Sendable {
         }
         let profile = try profile()
         if let region = profile.text("region") { return (region, profile.source(of: "region")) }
-        return ("us-east-1", "default")
+        return (fallback, "default")
     }
 
-    private func resolveEndpoint(
-        _ explicit: URL?, profile: () throws(S3ConfigurationError) -> AWSProfile
+    /// The configured endpoint of the service whose variable ends in `service.id` (`S3`) and whose block in a
+    /// `[services NAME]` section is `service.key` (`s3`); `nil` for AWS's own.
+    func resolveEndpoint(
+        _ explicit: URL?, service: (id: String, key: String), profile: () throws(S3ConfigurationError) -> AWSProfile
     ) throws(S3ConfigurationError) -> (url: URL, source: String)? {
         if let explicit {
             return (try Self.endpoint(explicit.absoluteString, source: "configuration"), "configuration")
         }
         if let ignore = value("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"), Self.isTrue(ignore) { return nil }
-        for name in ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"] {
+        for name in ["AWS_ENDPOINT_URL_\(service.id)", "AWS_ENDPOINT_URL"] {
             if let text = value(name) {
                 return (try Self.endpoint(text, source: "environment \(name)"), "environment \(name)")
             }
         }
         let profile = try profile()
         if let ignore = profile.text("ignore_configured_endpoint_urls"), Self.isTrue(ignore) { return nil }
-        if let services = try profile.servicesSection(), let text = services["s3"]?.nested?["endpoint_url"],
+        if let services = try profile.servicesSection(), let text = services[service.key]?.nested?["endpoint_url"],
             !text.isEmpty
         {
             let source = "[services \(profile.text("services") ?? "")] in \(profile.configPath ?? "the config file")"

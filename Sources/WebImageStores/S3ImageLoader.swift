@@ -4,17 +4,37 @@ import WebImage
 /// Loads `s3://bucket/key` sources through an ``S3Client`` (imgproxy's `IMGPROXY_USE_S3`): the bucket is the URL's
 /// host, the key its path without the leading `/` (percent-decoded). A missing object is a 404 `WebImageError`
 /// (`badStatus`), so a server answers it as an origin 404; a bucket `buckets` refuses is `.forbiddenSource` before any
-/// request. The loader does not shut the client down: its owner does.
+/// request. A bucket name that `accessPoints` maps (imgproxy's `IMGPROXY_S3_ACCESS_POINTS`) is read through its value,
+/// an access point's ARN (or another bucket's name), after the bucket policy has checked the name of the URL. With
+/// `decryption` (`IMGPROXY_S3_USE_DECRYPTION_CLIENT`), every object is decrypted as the S3 Encryption Client wrote it.
+/// The loader does not shut the client down: its owner does.
 public struct S3ImageLoader: ImageLoading {
     /// The client of the source store, with its own endpoint and credentials.
     public let client: S3Client
     /// The buckets that may be read.
     public let buckets: S3BucketPolicy
+    /// Bucket names read through an access point: the name in the URL to the access point's ARN.
+    public let accessPoints: [String: String]
+    /// Decrypts every object, when set.
+    public let decryption: S3DecryptionClient?
 
-    /// A loader over `client` reading the buckets `buckets` allows (default: all).
-    public init(client: S3Client, buckets: S3BucketPolicy = S3BucketPolicy()) {
+    /// A loader over `client` reading the buckets `buckets` allows (default: all), through `accessPoints`, decrypting
+    /// with `decryption`.
+    public init(
+        client: S3Client, buckets: S3BucketPolicy = S3BucketPolicy(), accessPoints: [String: String] = [:],
+        decryption: S3DecryptionClient? = nil
+    ) {
         self.client = client
         self.buckets = buckets
+        self.accessPoints = accessPoints
+        self.decryption = decryption
+    }
+
+    /// Throws for an access point value (of ``accessPoints``) that is an ARN but not an S3 access point's that can be
+    /// reached (another service, a Multi-Region Access Point, a name that cannot be in a host name); a value that is
+    /// not an ARN is a bucket name, as the AWS SDKs take it.
+    public static func checkAccessPoint(_ value: String) throws(S3ConfigurationError) {
+        _ = try S3AccessPoint(arn: value)
     }
 
     public func canLoad(_ url: URL) -> Bool { url.scheme?.lowercased() == "s3" }
@@ -31,9 +51,11 @@ public struct S3ImageLoader: ImageLoading {
         }
         let key = String(url.path.drop { $0 == "/" })
         guard !key.isEmpty else { throw WebImageError(.invalidSource, "the S3 source names no key", url: url) }
-        guard let object = try await client.get(bucket: bucket, key: key) else {
+        let target = accessPoints[bucket].flatMap { $0.isEmpty ? nil : $0 } ?? bucket
+        guard var object = try await client.get(bucket: target, key: key) else {
             throw WebImageError(.badStatus, "no object \(key) in bucket \(bucket)", url: url, httpStatus: 404)
         }
+        if let decryption { object = try await decryption.decrypt(object, bucket: target, key: key, client: client) }
         guard object.data.count <= request.options.maxBodySize else {
             throw WebImageError(
                 .bodyTooLarge, "the object is larger than \(request.options.maxBodySize) bytes", url: url)

@@ -52,6 +52,23 @@ struct ClusterOptions: ParsableArguments {
         help: ArgumentHelp(
             "These buckets are never read as s3:// sources (IMGPROXY_S3_DENIED_BUCKETS).", valueName: "B1,B2"))
     var s3DeniedBuckets: String?
+    @Option(
+        help: ArgumentHelp(
+            "Read s3:// sources with the temporary credentials of this role, assumed through STS "
+                + "(IMGPROXY_S3_ASSUME_ROLE_ARN).", valueName: "ARN"))
+    var s3AssumeRoleArn: String?
+    @Option(help: "The external id of --s3-assume-role-arn (IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID).")
+    var s3AssumeRoleExternalId: String?
+    @Flag(
+        help: ArgumentHelp(
+            "Decrypt s3:// sources written by the AWS S3 Encryption Client, through KMS "
+                + "(IMGPROXY_S3_USE_DECRYPTION_CLIENT)."))
+    var s3UseDecryptionClient = false
+    @Option(
+        help: ArgumentHelp(
+            "Bucket names of s3:// sources read through access points (IMGPROXY_S3_ACCESS_POINTS).",
+            valueName: "NAME=ARN;NAME2=ARN2"))
+    var s3AccessPoints: String?
 
     /// Applies these options to `configuration`. Credentials come from the environment and the AWS tools' shared
     /// files, never from flags (which `ps` shows): WEBIMAGE_S3_ACCESS_KEY / WEBIMAGE_S3_SECRET_KEY /
@@ -67,6 +84,10 @@ struct ClusterOptions: ParsableArguments {
             return addressing
         }
         let region = try Settings.s3Region.resolve(s3Region)
+        // The clients are made last, when nothing can throw any more (a client must be shut down before it goes).
+        var shared: (location: SharedStoreLocation, client: S3Client.Configuration)?
+        var sources: S3Client.Configuration?
+        var kms: URL?
         if let sharedStore = try Settings.sharedStore.resolve(sharedStore) {
             let location: SharedStoreLocation
             do { location = try SharedStoreLocation(sharedStore) } catch { throw ValidationError(error.message) }
@@ -74,27 +95,40 @@ struct ClusterOptions: ParsableArguments {
             guard timeout.isFinite, timeout > 0, timeout <= 60 else {
                 throw ValidationError("--shared-store-timeout must be between 0 and 60 seconds")
             }
-            let client = try Self.client(
+            let client = try Self.clientConfiguration(
                 "shared store", endpoint: try Settings.sharedStoreEndpoint.resolve(sharedStoreEndpoint),
                 flag: "--shared-store-endpoint",
                 region: try Settings.sharedStoreRegion.resolve(sharedStoreRegion) ?? region,
                 addressing: try addressing ?? Settings.s3Addressing.resolve(nil, imgproxy: false),
                 credentials: .webimage("S3"), timeout: .milliseconds(Int64((timeout * 1000).rounded(.up))),
                 logger: configuration.logger)
-            configuration.sharedStore = SharedStore(location: location, client: client, logger: configuration.logger)
+            shared = (location, client)
         }
         let useS3 = try Settings.useS3.resolve(switch: useS3)
         let sourceEndpoint = try Settings.s3SourceEndpoint.resolve(s3SourceEndpoint, imgproxy: useS3)
         if sourceEndpoint != nil || useS3 {
-            configuration.s3Sources = try Self.client(
+            let role = try Settings.s3AssumeRoleARN.resolve(s3AssumeRoleArn, imgproxy: useS3).map {
+                (
+                    arn: $0,
+                    externalID: try Settings.s3AssumeRoleExternalID.resolve(s3AssumeRoleExternalId, imgproxy: useS3)
+                )
+            }
+            let client = try Self.clientConfiguration(
                 "S3 sources", endpoint: sourceEndpoint, flag: "--s3-source-endpoint",
                 region: try Settings.s3SourceRegion.resolve(s3SourceRegion, imgproxy: useS3) ?? region,
                 addressing: try addressing ?? Settings.s3Addressing.resolve(nil, imgproxy: useS3),
                 credentials: .webimage("S3_SOURCE"), timeout: configuration.limits.downloadTimeout,
-                maxObjectSize: configuration.limits.maxSourceFileSize, logger: configuration.logger)
+                maxObjectSize: configuration.limits.maxSourceFileSize, role: role, logger: configuration.logger)
+            sources = client
             configuration.s3SourceBuckets = S3BucketPolicy(
                 allowed: try Settings.s3AllowedBuckets.resolve(parsing: s3AllowedBuckets) ?? [],
                 denied: try Settings.s3DeniedBuckets.resolve(parsing: s3DeniedBuckets) ?? [])
+            configuration.s3SourceAccessPoints = try Self.accessPoints(
+                try Settings.s3AccessPoints.resolve(parsing: s3AccessPoints, imgproxy: useS3) ?? [:])
+            if try Settings.s3UseDecryptionClient.resolve(s3UseDecryptionClient ? true : nil, imgproxy: useS3) ?? false
+            {
+                kms = try Self.kms(region: client.region, logger: configuration.logger)
+            }
         }
         if let purgeKey = try Settings.purgeKey.resolve(purgeKey) {
             guard let key = URLSigner.bytes(hex: purgeKey), !key.isEmpty else {
@@ -105,6 +139,19 @@ struct ClusterOptions: ParsableArguments {
         configuration.peers = try Settings.peer.resolve(peer).map { try Self.nodeURL($0, flag: "--peer") }
         configuration.selfURL = try Settings.selfURL.resolve(selfURL).map { try Self.nodeURL($0, flag: "--self") }
         configuration.forwardsToOwner = try Settings.peerForward.resolve(switch: peerForward)
+        if let shared {
+            configuration.sharedStore = SharedStore(
+                location: shared.location, client: S3Client(configuration: shared.client), logger: configuration.logger)
+        }
+        if let sources {
+            configuration.s3Sources = S3Client(configuration: sources)
+            configuration.s3SourceDecryption = kms.map {
+                S3DecryptionClient(
+                    kms: KMSClient(
+                        sender: AWSRequestSender(
+                            endpoint: $0, region: sources.region, service: .kms, timeout: sources.timeout)))
+            }
+        }
     }
 
     /// A node's URL: `http(s)://HOST[:PORT][/PATH]`.
@@ -115,13 +162,14 @@ struct ClusterOptions: ParsableArguments {
         return url
     }
 
-    /// An S3 client for `purpose` (`S3 sources`): `endpoint`, `region` and `addressing` when given, the rest and the
+    /// The configuration of an S3 client for `purpose` (`S3 sources`): `endpoint`, `region` and `addressing` when given, the rest and the
     /// credentials (`credentials` first) resolved as the AWS tools resolve them, logged at start with where each came
     /// from (the access key id, never the secret).
-    private static func client(
+    private static func clientConfiguration(
         _ purpose: String, endpoint: String?, flag: String, region: String?, addressing: S3Addressing?,
-        credentials: S3CredentialVariables, timeout: Duration, maxObjectSize: Int = 64 << 20, logger: Logger
-    ) throws -> S3Client {
+        credentials: S3CredentialVariables, timeout: Duration, maxObjectSize: Int = 64 << 20,
+        role: (arn: String, externalID: String?)? = nil, logger: Logger
+    ) throws -> S3Client.Configuration {
         var explicit: URL?
         if let endpoint {
             guard let url = URL(string: endpoint), url.host?.isEmpty == false,
@@ -141,6 +189,10 @@ struct ClusterOptions: ParsableArguments {
                 "region": "\(resolved.region)", "addressing": "\(resolved.addressing)",
                 "credentials": "\(resolved.credentialSource)", "access_key": "\(resolved.credentials.accessKey)",
             ])
-        return S3Client(configuration: resolved.configuration(timeout: timeout, maxObjectSize: maxObjectSize))
+        var configuration = resolved.configuration(timeout: timeout, maxObjectSize: maxObjectSize)
+        if let role {
+            configuration.assumeRole = try assumeRole(role, region: resolved.region, logger: logger)
+        }
+        return configuration
     }
 }

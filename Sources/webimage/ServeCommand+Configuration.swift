@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import WebImage
 import WebImageServer
+import WebImageStores
 
 /// What `webimage serve` runs with: the server's configuration and the settings of the process around it.
 struct ServeSetup {
@@ -187,5 +188,26 @@ extension ServeCommand {
     static func saturating(_ value: Double) -> Int {
         guard !value.isNaN else { return 0 }
         return value >= 0x1p63 ? .max : value <= -0x1p63 ? .min : Int(value)
+    }
+}
+
+extension ServeCommand {
+    /// imgproxy signs in to OpenStack Swift at start: a refusal stops it.
+    static func signInToSwift(_ configuration: ImageServerConfiguration) async throws {
+        for case let swift as SwiftClient in configuration.objectSources.map(\.store) {
+            do { try await swift.authenticate() } catch {
+                throw ValidationError("swift authentication failed: \(error.message)")
+            }
+        }
+    }
+
+    /// Shuts down the clients of the stores made for `configuration` (the shared tier, the `s3://` sources, the other
+    /// object stores, the decryption client's KMS): the server leaves them to their maker, and an HTTP client that
+    /// goes without a shutdown traps.
+    static func shutDownStores(of configuration: ImageServerConfiguration) async {
+        try? await configuration.sharedStore?.client.shutdown()
+        try? await configuration.s3Sources?.shutdown()
+        for source in configuration.objectSources { try? await source.store.shutdown() }
+        try? await configuration.s3SourceDecryption?.kms.json.sender.shutdown()
     }
 }

@@ -185,39 +185,43 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Request lines wait in the log writer for its thread; none is left unwritten at exit.
         defer { LogLineWriter.standardError.flush() }
-        // Before any setting is read, as imgproxy's `env.Load`: the secret's variables stand for the environment's.
+        // As imgproxy's `env.Load`, before any setting is read: the AWS secret's and SSM parameters' variables, then the
+        // GCP secret's, stand for the environment's (the local file's follow, in `makeSetup`).
+        _ = try await Settings.loadAWSEnvironment()
         try await Settings.loadGCPSecret()
         let setup = try makeSetup()
         var configuration = setup.configuration
-        // imgproxy signs in to Swift at start; a refusal stops it.
-        for case let swift as SwiftClient in configuration.objectSources.map(\.store) {
-            do { try await swift.authenticate() } catch {
-                for source in configuration.objectSources { try? await source.store.shutdown() }
-                throw ValidationError("swift authentication failed: \(error.message)")
-            }
-        }
-        let metricsAddress = try telemetry.metricsAddress()
-        // Before the server makes its HTTP clients, which take the tracer there is when they are made.
-        let exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
-        if let exporter { TelemetryOptions.apply(exporter, to: &configuration) }
-        let datadog = try monitoring.bootstrapDatadog(otel: exporter != nil, to: &configuration)
-        let gracePeriod = Self.duration(setup.shutdownTimeout)
-        let ticker = try memory.ticker(logger: configuration.logger)
-        setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
-        if let shared = configuration.sharedStore, await shared.bucketExists() != true {
-            configuration.logger.warning(
-                "the shared store's bucket is missing or unreachable; results and originals are not shared",
-                metadata: ["store": "\(shared.location)"])
-        }
         let server: ImageServer
+        let metricsAddress: BindAddress?
+        let exporter: TelemetryOptions.Export?
+        let datadog: DatadogTracer?
+        let ticker: MemoryTicker
         do {
-            server = try ImageServer(configuration: configuration)
-            // As imgproxy, the watermark and fallback images named by URL are fetched now: a failure stops the start.
-            try await server.prepare()
+            try await Self.signInToSwift(configuration)
+            metricsAddress = try telemetry.metricsAddress()
+            // Before the server makes its HTTP clients, which take the tracer there is when they are made.
+            exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
+            if let exporter { TelemetryOptions.apply(exporter, to: &configuration) }
+            datadog = try monitoring.bootstrapDatadog(otel: exporter != nil, to: &configuration)
+            ticker = try memory.ticker(logger: configuration.logger)
+            setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
+            if let shared = configuration.sharedStore, await shared.bucketExists() != true {
+                configuration.logger.warning(
+                    "the shared store's bucket is missing or unreachable; results and originals are not shared",
+                    metadata: ["store": "\(shared.location)"])
+            }
+            do {
+                server = try ImageServer(configuration: configuration)
+                // As imgproxy, the watermark and fallback images named by URL are fetched now: a failure stops the
+                // start.
+                try await server.prepare()
+            } catch { throw ValidationError(error.description) }
         } catch {
-            for source in configuration.objectSources { try? await source.store.shutdown() }
-            throw ValidationError(error.description)
+            // The stores' HTTP clients must be shut down before they go, or their deinit traps.
+            await Self.shutDownStores(of: configuration)
+            throw error
         }
+        let gracePeriod = Self.duration(setup.shutdownTimeout)
         let app = server.makeService(address: setup.address) { bound in
             FileHandle.standardOutput.write(Data("listening on \(bound)\n".utf8))
         }
@@ -243,10 +247,7 @@ struct ServeCommand: AsyncParsableCommand {
         var failure: (any Error)?
         do { try await ServiceGroup(configuration: group).run() } catch { failure = error }
         await server.shutdown()
-        // The S3 clients were made here, for the configuration; the server leaves them to us.
-        try? await configuration.sharedStore?.client.shutdown()
-        try? await configuration.s3Sources?.shutdown()
-        for source in configuration.objectSources { try? await source.store.shutdown() }
+        await Self.shutDownStores(of: configuration)
         if let failure { throw failure }
     }
 

@@ -44,8 +44,8 @@ struct Setting<Value>: Sendable {
     }
 
     /// A flag given as text (`--log-level warn`) parsed as its `WEBIMAGE_` variable is, else the environment's value.
-    func resolve(parsing flag: String?) throws -> Value? {
-        guard let flag else { return try resolve(nil) }
+    func resolve(parsing flag: String?, imgproxy: Bool = true) throws -> Value? {
+        guard let flag else { return try resolve(nil, imgproxy: imgproxy) }
         guard let parser = variables.first?.parser, let value = parser.parse(flag) else {
             throw ValidationError("--\(self.flag ?? ""): '\(flag)' must be \(variables.first?.parser.expected ?? "")")
         }

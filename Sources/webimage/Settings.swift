@@ -111,7 +111,7 @@ enum Settings {
     /// Every setting, for the check at start and the list of the variables read.
     static let all: [any SettingVariables] =
         listed + formats + parity + info + svg + telemetry + monitoring + syslog + http + pixels + listener + fetching
-        + environmentFile + urls + memory + objectSources + gcpSecret + reporting
+        + environmentFile + urls + memory + objectSources + gcpSecret + reporting + aws
 
     /// The settings of this file.
     private static let listed: [any SettingVariables] = [

@@ -133,6 +133,7 @@ struct ServeLifecycleTests {
         ("IMGPROXY_AUTO_JXL", "maybe"), ("IMGPROXY_ENFORCE_JXL", "2"), ("WEBIMAGE_PNG_GAMMA", "yes please"),
         ("IMGPROXY_JXL_EFFORT", "max"), ("IMGPROXY_WEBP_EFFORT", "fast"), ("IMGPROXY_WEBP_PRESET", "film"),
         ("IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", "maybe"), ("WEBIMAGE_S3_ADDRESSING", "sideways"),
+        ("IMGPROXY_S3_USE_DECRYPTION_CLIENT", "maybe"), ("IMGPROXY_S3_ACCESS_POINTS", "photos"),
     ])
     func environmentValuesThatDoNotParseExit64(name: String, value: String) async throws {
         let (status, error) = try await Self.runOffPool([], environment: [name: value])
@@ -181,7 +182,8 @@ struct ServeLifecycleTests {
                 "IMGPROXY_VIDEO_THUMBNAIL_SECOND": "1", "IMGPROXY_ZZ_TYPO": "1", "IMGPROXY_TTL": "60",
                 // Read now, for s3:// sources: not named.
                 "IMGPROXY_S3_ALLOWED_BUCKETS": "a", "IMGPROXY_S3_DENIED_BUCKETS": "b",
-                "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false",
+                "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE": "false", "IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID": "x",
+                "IMGPROXY_ENV_AWS_SSM_PARAMETERS_REGION": "eu-west-1",
             ])
         #expect(status == 64)
         let lines = error.split(separator: "\n").filter { $0.contains("not supported") }

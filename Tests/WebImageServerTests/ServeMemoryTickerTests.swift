@@ -37,6 +37,11 @@ import Testing
         (["IMGPROXY_FREE_MEMORY_INTERVAL": "0"], [String]()), (["IMGPROXY_FREE_MEMORY_INTERVAL": "soon"], []),
         (["IMGPROXY_FREE_MEMORY_INTERVAL": "1.5"], []), (["IMGPROXY_LOG_MEM_STATS": "maybe"], []),
         ([:], ["--free-memory-interval", "-1"]), ([:], ["--free-memory-interval", "1e300"]),
+        // Refused after the S3 client exists: it is shut down before the exit (its deinit would trap).
+        (
+            ["AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"],
+            ["--use-s3", "--s3-source-endpoint", "http://127.0.0.1:9", "--free-memory-interval", "0"]
+        ),
     ])
     func aBadIntervalStopsTheStart(environment: [String: String], arguments: [String]) async throws {
         let (status, error) = try await ServeLifecycleTests.runOffPool(arguments, environment: environment)

@@ -27,8 +27,9 @@ final class SourceFetcher: Sendable {
     /// origin to six downloads however many requests waited. With `propagatesTraces` origins get the trace context.
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
-        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(),
-        objectSources: [ObjectStoreImageLoader] = [], fetching: FetchSettings = FetchSettings(),
+        s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), s3AccessPoints: [String: String] = [:],
+        s3Decryption: S3DecryptionClient? = nil, objectSources: [ObjectStoreImageLoader] = [],
+        fetching: FetchSettings = FetchSettings(),
         propagatesTraces: Bool = false,
         metrics: ServerMetrics, logger: Logger
     ) {
@@ -50,7 +51,13 @@ final class SourceFetcher: Sendable {
         let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time, S3 and the other object stores' sources, through the shared tier when there is one, and
         // files (for `local://`, already confined to the root).
-        let s3 = s3Sources.map { [S3ImageLoader(client: $0, buckets: s3Buckets)] } ?? []
+        let s3 =
+            s3Sources.map {
+                [
+                    S3ImageLoader(
+                        client: $0, buckets: s3Buckets, accessPoints: s3AccessPoints, decryption: s3Decryption)
+                ]
+            } ?? []
         let origins = OriginLoader([http] + s3 + objectSources, metrics: metrics)
         self.origins = origins
         let network: any ImageLoading = shared.map { SharedStoreLoader(upstream: origins, store: $0) } ?? origins
@@ -140,10 +147,14 @@ final class SourceFetcher: Sendable {
     }
 
     /// Logs an S3 source store's refusal of the credentials (401, 403) with where they came from, which the client's
-    /// answer does not show: a wrong key, secret or expired token is a configuration error to fix.
+    /// answer does not show: a wrong key, secret or expired token is a configuration error to fix. So is STS's or
+    /// KMS's refusal (an assumed role, a decryption key).
     private func logRefusedCredentials(_ error: WebImageError) {
-        guard let refusal = error.underlying as? S3StoreError, refusal.isAuthorizationFailure else { return }
-        logger.warning("the S3 source store refused the credentials", metadata: ["error": "\(refusal)"])
+        if let refusal = error.underlying as? S3StoreError, refusal.isAuthorizationFailure {
+            logger.warning("the S3 source store refused the credentials", metadata: ["error": "\(refusal)"])
+        } else if let refusal = error.underlying as? AWSServiceError, refusal.status == 401 || refusal.status == 403 {
+            logger.warning("an AWS service refused the S3 source's credentials", metadata: ["error": "\(refusal)"])
+        }
     }
 
     /// The most downloads at once: one per processing slot and queue place (each download holds one).

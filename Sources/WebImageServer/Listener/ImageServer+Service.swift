@@ -4,7 +4,7 @@ import ServiceLifecycle
 extension ImageServer {
     /// The service serving this server's routes at `address`: ``makeApplication(address:onServerRunning:)``'s
     /// Hummingbird application, or, with ``ImageServerConfiguration/reusesPort`` and a TCP address, the same routes,
-    /// connection pipeline, timeouts and connection limit on a socket bound with `SO_REUSEPORT` (``ReusePortService``),
+    /// connection pipeline, timeouts and connection limit on a socket bound with `SO_REUSEPORT` (`ReusePortService`),
     /// so that several processes can serve one port. `onServerRunning` gets the address bound.
     public func makeService(
         address: ServerAddress, onServerRunning: @escaping @Sendable (ServerAddress) async -> Void = { _ in }

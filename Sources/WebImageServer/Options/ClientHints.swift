@@ -5,7 +5,7 @@
 public struct ClientHints: Sendable, Hashable {
     /// The device pixel ratio; 0 = none.
     public let dpr: Double
-    /// The width in physical pixels, at most ``OptionArguments/maxInteger``; 0 = none.
+    /// The width in physical pixels, at most `OptionArguments.maxInteger`; 0 = none.
     public let width: Int
 
     /// The largest DPR a hint may give, as imgproxy's `maxClientHintDPR`.

@@ -33,16 +33,7 @@ public struct ObjectStoreImageLoader: ImageLoading {
         _ request: ImageLoadRequest, progress: ImageLoadProgressHandler?, partialData: ImagePartialDataHandler?
     ) async throws(WebImageError) -> ImageResponse {
         let url = request.url
-        guard let bucket = url.host, !bucket.isEmpty else {
-            throw WebImageError(.invalidSource, "a \(storeName) source is \(scheme)://bucket/key", url: url)
-        }
-        guard buckets.allows(bucket) else {
-            throw WebImageError(.forbiddenSource, "access to the \(storeName) bucket \(bucket) is denied", url: url)
-        }
-        let key = String(url.path.drop { $0 == "/" })
-        guard !key.isEmpty else {
-            throw WebImageError(.invalidSource, "the \(storeName) source names no key", url: url)
-        }
+        let (bucket, key) = try buckets.location(of: url, storeName: storeName)
         let maxSize = request.options.maxBodySize
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.query
         guard let object = try await store.object(bucket: bucket, key: key, query: query, maxSize: maxSize) else {

@@ -43,14 +43,7 @@ public struct S3ImageLoader: ImageLoading {
         _ request: ImageLoadRequest, progress: ImageLoadProgressHandler?, partialData: ImagePartialDataHandler?
     ) async throws(WebImageError) -> ImageResponse {
         let url = request.url
-        guard let bucket = url.host, !bucket.isEmpty else {
-            throw WebImageError(.invalidSource, "an S3 source is s3://bucket/key", url: url)
-        }
-        guard buckets.allows(bucket) else {
-            throw WebImageError(.forbiddenSource, "access to the S3 bucket \(bucket) is denied", url: url)
-        }
-        let key = String(url.path.drop { $0 == "/" })
-        guard !key.isEmpty else { throw WebImageError(.invalidSource, "the S3 source names no key", url: url) }
+        let (bucket, key) = try buckets.location(of: url, storeName: "S3")
         let target = accessPoints[bucket].flatMap { $0.isEmpty ? nil : $0 } ?? bucket
         guard var object = try await client.get(bucket: target, key: key) else {
             throw WebImageError(.badStatus, "no object \(key) in bucket \(bucket)", url: url, httpStatus: 404)

@@ -39,15 +39,6 @@ public struct ObjectStoreImageLoader: ImageLoading {
         guard let object = try await store.object(bucket: bucket, key: key, query: query, maxSize: maxSize) else {
             throw WebImageError(.badStatus, "no object \(key) in \(bucket)", url: url, httpStatus: 404)
         }
-        guard object.data.count <= maxSize else {
-            throw WebImageError(.bodyTooLarge, "the object is larger than \(maxSize) bytes", url: url)
-        }
-        var headers: [(name: String, value: String)] = []
-        if let type = object.contentType { headers.append(("Content-Type", type)) }
-        if let modified = object.lastModified { headers.append(("Last-Modified", modified)) }
-        if let etag = object.etag { headers.append(("ETag", etag)) }
-        return ImageResponse(
-            data: object.data, url: url, httpStatus: 200, headers: ImageHTTPHeaders(headers),
-            expectedLength: object.data.count)
+        return try object.response(to: url, maxSize: maxSize)
     }
 }

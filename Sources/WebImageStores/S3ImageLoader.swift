@@ -49,16 +49,6 @@ public struct S3ImageLoader: ImageLoading {
             throw WebImageError(.badStatus, "no object \(key) in bucket \(bucket)", url: url, httpStatus: 404)
         }
         if let decryption { object = try await decryption.decrypt(object, bucket: target, key: key, client: client) }
-        guard object.data.count <= request.options.maxBodySize else {
-            throw WebImageError(
-                .bodyTooLarge, "the object is larger than \(request.options.maxBodySize) bytes", url: url)
-        }
-        var headers: [(name: String, value: String)] = []
-        if let type = object.contentType { headers.append(("Content-Type", type)) }
-        if let modified = object.lastModified { headers.append(("Last-Modified", modified)) }
-        if let etag = object.etag { headers.append(("ETag", etag)) }
-        return ImageResponse(
-            data: object.data, url: url, httpStatus: 200, headers: ImageHTTPHeaders(headers),
-            expectedLength: object.data.count)
+        return try object.response(to: url, maxSize: request.options.maxBodySize)
     }
 }

@@ -1,0 +1,18 @@
+import Foundation
+import WebImage
+
+extension S3Object {
+    /// The object as a loader's 200 answer to `url`: its `Content-Type`, `Last-Modified` and `ETag` as an HTTP
+    /// origin's headers; `.bodyTooLarge` when it is larger than `maxSize` bytes.
+    func response(to url: URL, maxSize: Int) throws(WebImageError) -> ImageResponse {
+        guard data.count <= maxSize else {
+            throw WebImageError(.bodyTooLarge, "the object is larger than \(maxSize) bytes", url: url)
+        }
+        var headers: [(name: String, value: String)] = []
+        if let contentType { headers.append(("Content-Type", contentType)) }
+        if let lastModified { headers.append(("Last-Modified", lastModified)) }
+        if let etag { headers.append(("ETag", etag)) }
+        return ImageResponse(
+            data: data, url: url, httpStatus: 200, headers: ImageHTTPHeaders(headers), expectedLength: data.count)
+    }
+}

@@ -39,13 +39,13 @@ final class FakeAWS: Sendable {
     let port: Int
     let state: Locked<State>
     private let recorded: Locked<[Call]>
-    private let task: Task<Void, any Error>
+    private let server: LocalRouterServer
 
-    private init(port: Int, state: Locked<State>, recorded: Locked<[Call]>, task: Task<Void, any Error>) {
+    private init(port: Int, state: Locked<State>, recorded: Locked<[Call]>, server: LocalRouterServer) {
         self.port = port
         self.state = state
         self.recorded = recorded
-        self.task = task
+        self.server = server
     }
 
     var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -107,17 +107,8 @@ final class FakeAWS: Sendable {
             }
             return FakeAWSAnswers.assumeRole(state.withLock { $0 })
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            task.cancel()
-            throw CancellationError()
-        }
-        return FakeAWS(port: port, state: state, recorded: recorded, task: task)
+        let server = try await LocalRouterServer.start(router)
+        return FakeAWS(port: server.port, state: state, recorded: recorded, server: server)
     }
 
     /// An AWS error answer: JSON `__type` or the query API's XML.
@@ -132,7 +123,6 @@ final class FakeAWS: Sendable {
     }
 
     func stop() async {
-        task.cancel()
-        _ = await task.result
+        await server.stop()
     }
 }

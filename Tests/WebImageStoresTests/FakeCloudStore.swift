@@ -38,13 +38,13 @@ final class FakeCloudStore: Sendable {
     let port: Int
     let state: Locked<State>
     let signingKey: _RSA.Signing.PrivateKey
-    private let task: Task<Void, any Error>
+    private let server: LocalRouterServer
 
-    private init(port: Int, state: Locked<State>, key: _RSA.Signing.PrivateKey, task: Task<Void, any Error>) {
+    private init(port: Int, state: Locked<State>, key: _RSA.Signing.PrivateKey, server: LocalRouterServer) {
         self.port = port
         self.state = state
         signingKey = key
-        self.task = task
+        self.server = server
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -72,23 +72,14 @@ final class FakeCloudStore: Sendable {
         }
         router.get("**", use: handler)
         router.post("**", use: handler)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            task.cancel()
-            throw CancellationError()
-        }
+        let server = try await LocalRouterServer.start(router)
+        let port = server.port
         state.withLock { $0.base = "http://127.0.0.1:\(port)" }
-        return FakeCloudStore(port: port, state: state, key: key, task: task)
+        return FakeCloudStore(port: port, state: state, key: key, server: server)
     }
 
     func stop() async {
-        task.cancel()
-        _ = await task.result
+        await server.stop()
     }
 
     /// Forgets every token issued, so that the next request with one is refused (401).

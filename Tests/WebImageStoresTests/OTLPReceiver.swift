@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import ServiceLifecycle
 import WebImage
 
 /// An OTLP/HTTP collector of the test's own on 127.0.0.1: it keeps every `POST /v1/traces`, `/v1/metrics` and
@@ -30,17 +29,13 @@ final class OTLPReceiver: Sendable {
     /// `http`, or `https` for a receiver started with TLS.
     let scheme: String
     private let received: Locked<[Export]>
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let server: LocalRouterServer
 
-    private init(
-        port: Int, scheme: String, received: Locked<[Export]>, group: ServiceGroup, task: Task<Void, any Error>
-    ) {
-        self.port = port
+    private init(scheme: String, received: Locked<[Export]>, server: LocalRouterServer) {
+        self.port = server.port
         self.scheme = scheme
         self.received = received
-        self.group = group
-        self.task = task
+        self.server = server
     }
 
     /// Starts a receiver on a free port, over plain HTTP/1.1 unless `server` (and `scheme`) says otherwise.
@@ -59,19 +54,8 @@ final class OTLPReceiver: Sendable {
                 status: .ok, headers: [.contentType: json ? "application/json" : "application/x-protobuf"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: json ? "{}" : "")))
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: app.logger))
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            await group.triggerGracefulShutdown()
-            _ = await task.result
-            throw CancellationError()
-        }
-        return OTLPReceiver(port: port, scheme: scheme, received: received, group: group, task: task)
+        return OTLPReceiver(
+            scheme: scheme, received: received, server: try await LocalRouterServer.start(router, server: server))
     }
 
     var endpoint: String { "\(scheme)://127.0.0.1:\(port)" }
@@ -85,12 +69,7 @@ final class OTLPReceiver: Sendable {
             .flatMap { Self.spans(in: $0.body) }
     }
 
-    /// Stops the receiver gracefully: a cancelled server can drop a connection's writer mid-request, which NIO
-    /// reports with a trap.
-    func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await task.result
-    }
+    func stop() async { await server.stop() }
 
     /// The spans of an OTLP JSON `ExportTraceServiceRequest`.
     static func spans(in body: Data) -> [Span] {

@@ -6,19 +6,22 @@
 #   - `webimage serve` from its memory tier, from its disk tier (`--memory-cache-size 0`), and a conditional request
 #     whose `If-None-Match` matches (304), each with the request log on (`info`, to a file) and off
 #     (`--log-level warn`).
-# Reports requests/s, p50 and p99 for each, and the ratios the issue sets targets for. nginx and the bare route are
-# measured at the start and at the end of each round, and the ratios use their means, so that a machine that slows
-# down or speeds up during a round (a neighbour on the host) moves both sides of a ratio alike.
+# Reports requests/s, p50 and p99 for each, and the ratios the issue sets targets for. Every configuration is
+# measured REPS times in each round, the passes interleaved and each starting further along the list, and every row
+# is the median of its runs, so that a machine that slows down or speeds up during a round (a neighbour on the host)
+# moves every side of a ratio alike.
 #
 # It builds with SwiftPM, so run it under the shared build lock, which also keeps other builds from skewing it:
 #   flock /tmp/swift-build.lock Benchmarks/hit.sh [BENCH_DIR]      (default ../shared/bench)
-# Environment: DURATION (seconds per wrk run, default 15), ROUNDS (default 1), CONNECTIONS (default 64).
+# Environment: DURATION (seconds per wrk run, default 15), ROUNDS (default 1), REPS (runs of each configuration in a
+# round, default 3), CONNECTIONS (default 64).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCH_DIR=$(realpath "${1:-../shared/bench}")
 PHOTO=2569067123_aca715a2ee_o.jpg
 DURATION=${DURATION:-15}
 ROUNDS=${ROUNDS:-1}
+REPS=${REPS:-3}
 CONNECTIONS=${CONNECTIONS:-64}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
@@ -98,27 +101,44 @@ wait_for http://127.0.0.1:18115/hit.jpg
 wait_for http://127.0.0.1:18117/health
 
 echo "# cache hits: a $(stat -c %s "$WORK/www/hit.jpg")-byte JPEG, wrk -t2 -c$CONNECTIONS -d${DURATION}s, $(nproc) cores"
+echo "# each row: the median of $REPS runs (requests/s min-max beside it), the runs of a round interleaved"
 
+# NAME|URL|HEADER of each configuration, measured in this order in a round's first pass.
+CONFIGS=(
+    "nginx, log|http://127.0.0.1:18115/hit.jpg|"
+    "nginx, no log|http://127.0.0.1:18116/hit.jpg|"
+    "bare Hummingbird route|http://127.0.0.1:18117/hit.jpg|"
+    "memory hit, log|http://127.0.0.1:18111$RESULT_PATH|"
+    "memory hit, no log|http://127.0.0.1:18112$RESULT_PATH|"
+    "304, log|http://127.0.0.1:18111$RESULT_PATH|If-None-Match: $ETAG"
+    "304, no log|http://127.0.0.1:18112$RESULT_PATH|If-None-Match: $ETAG"
+    "disk hit, log|http://127.0.0.1:18113$RESULT_PATH|"
+    "disk hit, no log|http://127.0.0.1:18114$RESULT_PATH|"
+)
+declare -A RPS P99
 for round in $(seq 1 "$ROUNDS"); do
+    SAMPLE_RPS=() SAMPLE_P50=() SAMPLE_P99=() ERRORS=()
+    # Each pass starts further along the list, so that no configuration always runs at the same point of a round:
+    # a machine that slows down or speeds up meanwhile (a neighbour on the host) moves every row alike.
+    for pass in $(seq 0 $((REPS - 1))); do
+        for i in "${!CONFIGS[@]}"; do
+            IFS='|' read -r name url header <<<"${CONFIGS[$(((i + pass * ${#CONFIGS[@]} / REPS) % ${#CONFIGS[@]}))]}"
+            sample "$name" "$url" "$header"
+        done
+    done
     echo
     echo "## round $round"
-    echo "| server | requests/s | p50 | p99 | errors |"
-    echo "|---|---:|---:|---:|---|"
-    measure "nginx, log (start)" http://127.0.0.1:18115/hit.jpg
-    measure "nginx, no log (start)" http://127.0.0.1:18116/hit.jpg
-    measure "bare Hummingbird route (start)" http://127.0.0.1:18117/hit.jpg
-    measure "memory hit, log" "http://127.0.0.1:18111$RESULT_PATH"
-    measure "memory hit, no log" "http://127.0.0.1:18112$RESULT_PATH"
-    measure "304, log" "http://127.0.0.1:18111$RESULT_PATH" "If-None-Match: $ETAG"
-    measure "304, no log" "http://127.0.0.1:18112$RESULT_PATH" "If-None-Match: $ETAG"
-    measure "disk hit, log" "http://127.0.0.1:18113$RESULT_PATH"
-    measure "disk hit, no log" "http://127.0.0.1:18114$RESULT_PATH"
-    measure "bare Hummingbird route (end)" http://127.0.0.1:18117/hit.jpg
-    measure "nginx, no log (end)" http://127.0.0.1:18116/hit.jpg
-    measure "nginx, log (end)" http://127.0.0.1:18115/hit.jpg
-    for name in "nginx, log" "nginx, no log" "bare Hummingbird route"; do
-        RPS[$name]=$(awk -v a="${RPS[$name (start)]}" -v b="${RPS[$name (end)]}" 'BEGIN { print (a + b) / 2 }')
-        P99[$name]=$(awk -v a="${P99[$name (start)]}" -v b="${P99[$name (end)]}" 'BEGIN { print (a + b) / 2 }')
+    echo "| server | requests/s | (min-max) | p50 ms | p99 ms | errors |"
+    echo "|---|---:|---:|---:|---:|---|"
+    for config in "${CONFIGS[@]}"; do
+        name=${config%%|*}
+        # shellcheck disable=SC2086  # the samples are space-separated numbers
+        RPS[$name]=$(median ${SAMPLE_RPS[$name]})
+        # shellcheck disable=SC2086
+        P99[$name]=$(median ${SAMPLE_P99[$name]})
+        # shellcheck disable=SC2086
+        printf '| %s | %s | %s | %s | %s | %s |\n' "$name" "${RPS[$name]}" "$(spread ${SAMPLE_RPS[$name]})" \
+            "$(median ${SAMPLE_P50[$name]})" "${P99[$name]}" "${ERRORS[$name]:-}"
     done
     echo
     echo "| ratio (target) | log | no log |"

@@ -21,3 +21,26 @@ measure() {
 
 # ratio A B: A / B with two decimals.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+# in_ms VALUE: wrk's latency (`812.00us`, `1.20ms`, `1.01s`) in milliseconds.
+in_ms() { echo "$1" | awk '/us$/ {sub("us", ""); print $1 / 1000; next} /ms$/ {sub("ms", ""); print $1; next} /s$/ {sub("s", ""); print $1 * 1000}'; }
+
+# sample NAME URL [HEADER]: one wrk run, its requests/s, p50 and p99 (ms) appended to the samples of NAME, its
+# errors (non-2xx/3xx answers, socket errors) to ERRORS[NAME].
+declare -A SAMPLE_RPS SAMPLE_P50 SAMPLE_P99 ERRORS
+sample() {
+    local name=$1 url=$2 header=${3:-}
+    local args=(-t 2 -c "$CONNECTIONS" -d "${DURATION}s" --timeout 10s --latency)
+    [ -n "$header" ] && args+=(-H "$header")
+    wrk "${args[@]}" "$url" >"$WORK/wrk.txt"
+    SAMPLE_RPS[$name]+=" $(awk '/Requests\/sec/ {print $2}' "$WORK/wrk.txt")"
+    SAMPLE_P50[$name]+=" $(in_ms "$(awk '$1 == "50%" {print $2}' "$WORK/wrk.txt")")"
+    SAMPLE_P99[$name]+=" $(in_ms "$(awk '$1 == "99%" {print $2}' "$WORK/wrk.txt")")"
+    ERRORS[$name]+=$(awk '/Non-2xx|Socket errors/ {printf "%s ", $0}' "$WORK/wrk.txt")
+}
+
+# median VALUES...: the median of the numbers given (the lower middle one of an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# spread VALUES...: "min-max" of the numbers given, without decimals.
+spread() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f-%.0f", lo, hi }'; }

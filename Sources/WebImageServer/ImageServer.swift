@@ -30,7 +30,7 @@ public final class ImageServer: Sendable {
     let info: InfoResponder?
     /// Sends the errors answered to the vendors configured; `nil` with none.
     let reporter: ErrorReporter?
-    /// imgproxy's gauges, for ``makeMonitoringService()``; `nil` when nothing is reported.
+    /// imgproxy's gauges, for ``makeMonitoringService()`` and the leak check; `nil` when neither is on.
     let gauges: MonitoringGauges?
 
     /// Builds the server's parts; nothing is fetched or bound yet (``prepare()`` fetches the images given as URLs).
@@ -42,7 +42,7 @@ public final class ImageServer: Sendable {
         self.configuration = configuration
         let limits = configuration.limits
         let gauges =
-            configuration.monitoring.isEnabled
+            configuration.monitoring.isEnabled || configuration.checksLeaks
             ? MonitoringGauges(
                 prefix: configuration.metricsNamespace.isEmpty ? "" : configuration.metricsNamespace + "_")
             : nil
@@ -90,7 +90,8 @@ public final class ImageServer: Sendable {
         let store = ResultStore(
             disk: results, memoryBytes: memoryBytes, shared: configuration.sharedStore, tracing: tracing,
             validators: validators, keepsDebugFacts: configuration.http.sendsDebugHeaders,
-            keepsFreshness: configuration.http.passesCacheControl)
+            keepsFreshness: configuration.http.passesCacheControl,
+            trace: configuration.tracesCache ? CacheTrace(logger: configuration.logger) : nil)
         purge = configuration.purgeKey.map {
             PurgeResponder(
                 key: $0, store: store, fetcher: fetcher, policy: policy, shared: configuration.sharedStore,
@@ -247,17 +248,6 @@ public final class ImageServer: Sendable {
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: configuration.logger)
-    }
-
-    /// Waits for pending disk writes and shuts down what the server made: the loaders, the processing queue, the
-    /// peer-forwarding client and the error reporter (after it sends what it has queued, within its timeout); call
-    /// once the application has stopped. The S3 clients of the configuration (shared tier, S3 sources) belong to
-    /// whoever made them, who shuts them down after this.
-    public func shutdown() async {
-        await responder.fetcher.shutdown()
-        await responder.gate.shutdown()
-        await responder.forwarder?.shutdown()
-        await reporter?.shutdown()
     }
 
     /// imgproxy's health answer: `message` as `text/plain`, never cached (a single space when `message` is empty,

@@ -193,6 +193,13 @@ public struct ImageServerConfiguration: Sendable {
     /// Where imgproxy's gauges are reported every interval (CloudWatch, a DogStatsD agent), by the service of
     /// ``ImageServer/makeMonitoringService()``; nothing by default.
     public var monitoring = MonitoringConfiguration()
+    /// At the end of ``ImageServer/shutdown()``, log what is still held (requests, images, processing and result runs)
+    /// and the peak resident memory, as libvips' leak check does at its shutdown (imgproxy's
+    /// `IMGPROXY_VIPS_LEAK_CHECK`). Default off.
+    public var checksLeaks = false
+    /// Log a line for each lookup, store and purge of the result tiers, as libvips traces its operation cache
+    /// (imgproxy's `IMGPROXY_VIPS_CACHE_TRACE`). Default off.
+    public var tracesCache = false
     /// Called once processing has been idle for a second (no run and no waiter), off the request path; `webimage serve`
     /// hands freed memory back to the system there. `nil`: nothing.
     public var whenIdle: (@Sendable () -> Void)?

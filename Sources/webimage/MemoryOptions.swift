@@ -1,8 +1,10 @@
 import ArgumentParser
 import Logging
+import WebImageServer
 
 /// `webimage serve`'s memory ticker, as imgproxy's: every `--free-memory-interval` seconds the allocator's free memory
-/// goes back to the system, and with `--log-mem-stats` the process's memory is logged at `debug`.
+/// goes back to the system, and with `--log-mem-stats` the process's memory is logged at `debug`; and the
+/// counterparts of libvips' debugging switches: a leak check at shutdown and a trace of the result cache.
 struct MemoryOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -13,6 +15,24 @@ struct MemoryOptions: ParsableArguments {
         inversion: .prefixedNo,
         help: "Log the process's memory at debug level at each interval (default: off; IMGPROXY_LOG_MEM_STATS).")
     var logMemStats: Bool?
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "After a shutdown, log what is still held and the peak memory, as libvips' leak check (default: off; "
+                + "IMGPROXY_VIPS_LEAK_CHECK)."))
+    var vipsLeakCheck: Bool?
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Log each lookup, store and purge of the result cache, as libvips' cache trace (default: off; "
+                + "IMGPROXY_VIPS_CACHE_TRACE)."))
+    var vipsCacheTrace: Bool?
+
+    /// Sets the leak check and the cache trace.
+    func apply(to configuration: inout ImageServerConfiguration) throws {
+        configuration.checksLeaks = try Settings.leakCheck.resolve(vipsLeakCheck) ?? false
+        configuration.tracesCache = try Settings.cacheTrace.resolve(vipsCacheTrace) ?? false
+    }
 
     /// The ticker these options describe, logging through `logger`.
     func ticker(logger: Logger) throws -> MemoryTicker {

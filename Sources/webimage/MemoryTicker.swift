@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import WebImageServer
 
 /// imgproxy's memory ticker (`startMemoryTicker` in its `imgproxy.go`): every `interval` the allocator's free memory
 /// goes back to the system (``MemoryAllocator/releaseFreeMemory()``, glibc's `malloc_trim(0)`, which imgproxy calls
@@ -23,28 +24,14 @@ struct MemoryTicker: Service {
         }
     }
 
-    /// One `MEMORY USAGE` line: the resident set now and at its peak, in MiB, from `/proc/self/status`.
+    /// One `MEMORY USAGE` line: the resident set now and at its peak, in MiB.
     private func logStatistics() {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return }
-        let fields = Self.kibibytes(in: status, named: ["VmRSS", "VmHWM", "RssAnon"])
+        guard let memory = ProcessMemory.current() else { return }
         logger.debug(
             "MEMORY USAGE",
             metadata: [
-                "rss": "\(fields["VmRSS", default: 0] >> 10)", "max_rss": "\(fields["VmHWM", default: 0] >> 10)",
-                "anon_rss": "\(fields["RssAnon", default: 0] >> 10)",
+                "rss": "\(memory.rss >> 10)", "max_rss": "\(memory.maxRSS >> 10)",
+                "anon_rss": "\(memory.anonymousRSS >> 10)",
             ])
-    }
-
-    /// The `NAME:  1234 kB` lines of a `/proc/PID/status` text whose name is in `names`, in KiB.
-    static func kibibytes(in status: String, named names: Set<String>) -> [String: Int] {
-        var found: [String: Int] = [:]
-        for line in status.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":"), names.contains(String(line[..<colon])) else { continue }
-            let number = line[line.index(after: colon)...].split(whereSeparator: \.isWhitespace).first.flatMap {
-                Int($0)
-            }
-            if let number { found[String(line[..<colon])] = number }
-        }
-        return found
     }
 }

@@ -84,6 +84,7 @@ extension ServeCommand {
         try listener.apply(to: &configuration)
         try reporting.apply(to: &configuration)
         try fetching.apply(to: &configuration)
+        try memory.apply(to: &configuration)
         configuration.whenIdle = { MemoryAllocator.releaseFreeMemory() }
         do { try configuration.validate() } catch { throw ValidationError(error.description) }
         let shutdownTimeout = try Settings.shutdownTimeout.resolve(shutdownTimeout) ?? 10

@@ -30,7 +30,7 @@ struct ImageServerResponder<Context: RequestContext>: HTTPResponder {
             return response
         }
         var response = try await router.respond(to: request, context: context)
-        if response.headers[StandardHeadersMiddleware<Context>.requestIDHeader] == nil {
+        if response.headers[.requestID] == nil {
             headers.decorate(&response, for: request)
         }
         return response

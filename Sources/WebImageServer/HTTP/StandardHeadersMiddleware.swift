@@ -14,7 +14,6 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let serverName: String
 
     static var contentSecurityPolicy: String { "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox" }
-    static var requestIDHeader: HTTPFields.Element.Name { HTTPFields.Element.Name("X-Request-ID")! }
     static var allowMethods: String { "GET, OPTIONS" }
 
     func handle(
@@ -32,8 +31,8 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         }
         // A handler that named the request already (an error report) set it.
-        if response.headers[Self.requestIDHeader] == nil {
-            response.headers[Self.requestIDHeader] = Self.requestID(request.headers[Self.requestIDHeader])
+        if response.headers[.requestID] == nil {
+            response.headers[.requestID] = Self.requestID(request.headers[.requestID])
         }
         if let allowOrigin, !allowOrigin.isEmpty {
             response.headers[.accessControlAllowOrigin] = allowOrigin
@@ -48,4 +47,10 @@ struct StandardHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return RequestIDGenerator.next()
     }
+}
+
+extension HTTPFields.Element.Name {
+    /// `X-Request-ID`, made once: a name made from its text is checked and lowercased each time, and every response
+    /// carries this one.
+    static let requestID = HTTPFields.Element.Name("X-Request-ID")!
 }

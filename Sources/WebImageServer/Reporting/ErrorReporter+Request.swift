@@ -6,7 +6,7 @@ extension ErrorReporter {
     /// reported when that happens (imgproxy's `IMGPROXY_REPORT_IO_ERRORS`).
     func reported(_ outcome: RequestOutcome, request: Request, path: String) -> Response {
         let host = request.head.authority ?? ""
-        var requestID = Self.requestID(request.headers[Self.requestIDHeader])
+        var requestID = Self.requestID(request.headers[.requestID])
         if let failure = outcome.failure {
             // The ID the response will carry (``StandardHeadersMiddleware`` keeps it), so the report and the
             // client's answer name the same request.
@@ -15,7 +15,7 @@ extension ErrorReporter {
                 failure, method: request.method.rawValue, host: host, path: path, source: outcome.source,
                 requestID: requestID)
             var response = outcome.response
-            response.headers[Self.requestIDHeader] = requestID
+            response.headers[.requestID] = requestID
             return response
         }
         guard reportsIOErrors else { return outcome.response }
@@ -37,8 +37,6 @@ extension ErrorReporter {
 
     /// imgproxy's `ResponseWriteError`, a 500 reported under its own class.
     static var writeFailure: ImageServerError { ImageServerError(status: 500, "failed to write response") }
-
-    static var requestIDHeader: HTTPFields.Element.Name { HTTPFields.Element.Name("X-Request-ID")! }
 
     /// `given` when it is a valid request ID (`[A-Za-z0-9_-]`, at most 128 characters, as the response's
     /// `X-Request-ID` takes it), else empty.

@@ -23,11 +23,13 @@ final class ResultMemoryCache: Sendable {
     }
 
     /// Keeps `result` under `key`, evicting the least recently used until the total fits; a result larger than a
-    /// quarter of the limit is not kept.
-    func set(_ result: StoredResult, forKey key: ResultKey) {
+    /// quarter of the limit is not kept. Returns whether it was kept.
+    @discardableResult
+    func set(_ result: StoredResult, forKey key: ResultKey) -> Bool {
         let bytes = result.count
-        guard byteLimit > 0, bytes <= byteLimit / 4 else { return }
+        guard byteLimit > 0, bytes <= byteLimit / 4 else { return false }
         storage.withLock { $0.set(result, forKey: key, cost: bytes) }
+        return true
     }
 
     /// Forgets `key`; returns whether it was kept.

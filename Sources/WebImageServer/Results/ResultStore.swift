@@ -32,16 +32,22 @@ final class ResultStore: Sendable {
     private let keepsDebugFacts: Bool
     /// Whether a result must come with its origin's `Cache-Control` and `Expires` (`--cache-control-passthrough`).
     private let keepsFreshness: Bool
+    /// Logs each lookup, store and purge (`--vips-cache-trace`); `nil`: nothing.
+    private let trace: CacheTrace?
 
     /// How many results have been made since the start: cache hits and joined runs do not count.
     var madeCount: Int { made.withLock { $0 } }
 
+    /// How many results are being made now (one run per key, however many callers wait for it).
+    var runsInFlight: Int { runs.count }
+
     init(
         disk: DiskCache?, memoryBytes: Int, shared: SharedStore? = nil, tracing: RequestTracing = .init(enabled: false),
         validators: ResponseValidators = ResponseValidators(HTTPConfiguration()), keepsDebugFacts: Bool = false,
-        keepsFreshness: Bool = false
+        keepsFreshness: Bool = false, trace: CacheTrace? = nil
     ) {
         self.disk = disk
+        self.trace = trace
         self.keepsFreshness = keepsFreshness
         self.validators = validators
         self.keepsDebugFacts = keepsDebugFacts
@@ -73,6 +79,7 @@ final class ResultStore: Sendable {
         let stored = StoredResult(
             data: object.data, format: ImageFormat.sniff(object.data), origin: origin, validators: validators,
             debug: keepsDebugFacts ? debug : nil)
+        trace?.record(.hit, key, tier: "shared")
         await keepLocally(stored, data: object.data, key)
         return (stored, .shared)
     }
@@ -80,7 +87,10 @@ final class ResultStore: Sendable {
     /// The result `key` from this node's own tiers, memory then disk (a disk hit is kept in memory), if either has
     /// it: never the shared tier, so never a network request.
     func local(_ key: ResultKey) async -> (StoredResult, CacheOutcome)? {
-        if let hit = memory.result(forKey: key) { return (hit, .memory) }
+        if let hit = memory.result(forKey: key) {
+            trace?.record(.hit, key, tier: "memory")
+            return (hit, .memory)
+        }
         guard let entry = await disk?.entry(forKey: key.hex), let etag = entry.metadata.etag else { return nil }
         let metadata = entry.metadata
         guard metadata.cacheControl != nil || !keepsFreshness else { return nil }
@@ -98,8 +108,9 @@ final class ResultStore: Sendable {
         }
         let result = StoredResult(
             data: entry.data, format: metadata.format, origin: origin, validators: validators, debug: debug)
+        trace?.record(.hit, key, tier: "disk")
         remember(key)
-        memory.set(result, forKey: key)
+        if memory.set(result, forKey: key) { trace?.record(.store, key, tier: "memory") }
         return (result, .disk)
     }
 
@@ -107,6 +118,7 @@ final class ResultStore: Sendable {
     func forget(source: String) async -> Int {
         let keys = keysBySource.withLock { $0.removeValue(forKey: source) } ?? []
         for key in keys {
+            trace?.record(.purge, key)
             memory.remove(forKey: key)
             await disk?.remove(forKey: key.hex)
             if keepsDebugFacts { await disk?.remove(forKey: key.hex + Self.debugSuffix) }
@@ -119,6 +131,7 @@ final class ResultStore: Sendable {
         for key: ResultKey, make: @escaping @Sendable () async throws(ImageServerError) -> ProcessedImage
     ) async throws(ImageServerError) -> (StoredResult, CacheOutcome) {
         if let hit = await cached(key) { return hit }
+        trace?.record(.miss, key)
         let stored = try await runs.value(for: key) { key throws(ImageServerError) in try await self.make(key, make) }
         return (stored, .miss)
     }
@@ -152,12 +165,14 @@ final class ResultStore: Sendable {
     /// Keeps a result (whose bytes are `data`) in memory and on disk, and remembers it under its source for a purge.
     private func keepLocally(_ stored: StoredResult, data: Data, _ key: ResultKey) async {
         remember(key)
-        memory.set(stored, forKey: key)
+        if memory.set(stored, forKey: key) { trace?.record(.store, key, tier: "memory") }
         // Empty texts for what the origin did not send: an entry without them was stored before they were kept.
         let attributes = CacheEntryAttributes(
             format: stored.format, etag: stored.origin.etag ?? "", lastModified: stored.origin.lastModified,
             cacheControl: stored.origin.cacheControl ?? "", expiresHeader: stored.origin.expires ?? "")
-        try? await disk?.store(data, forKey: key.hex, attributes: attributes)
+        if let disk, (try? await disk.store(data, forKey: key.hex, attributes: attributes)) != nil {
+            trace?.record(.store, key, tier: "disk")
+        }
         if let debug = stored.debug {
             try? await disk?.store(Data(debug.text.utf8), forKey: key.hex + Self.debugSuffix)
         }

@@ -3,8 +3,8 @@ import WebImage
 
 /// Reads Azure Blob Storage blobs (`GET ENDPOINT/CONTAINER/BLOB`), as imgproxy's `IMGPROXY_USE_ABS` does: signed
 /// with the account key (``AzureSharedKey``, `x-ms-date`, `x-ms-version`) when there is one, else anonymous (public
-/// containers). The blob's `ETag`, `Last-Modified` and `Content-Type` are the store's. A missing blob or container is
-/// `nil`; another answer than 2xx a `.badStatus` `WebImageError` with the store's status.
+/// containers). The blob's `ETag`, `Last-Modified`, `Content-Type` and `Cache-Control` are the store's. A missing
+/// blob or container is `nil`; another answer than 2xx a `.badStatus` `WebImageError` with the store's status.
 public final class AzureBlobClient: ObjectStoreReading {
     /// The REST API version asked for.
     static let version = "2023-11-03"
@@ -56,7 +56,8 @@ public final class AzureBlobClient: ObjectStoreReading {
         }
         return S3Object(
             data: response.body, contentType: response.headers.first(name: "content-type"),
-            etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"))
+            etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"),
+            cacheControl: response.headers.first(name: "cache-control"))
     }
 
     public func shutdown() async throws { try await http.shutdown() }

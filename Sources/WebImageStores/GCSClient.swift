@@ -53,7 +53,7 @@ public final class GCSClient: ObjectStoreReading {
             data: response.body, contentType: response.headers.first(name: "content-type"),
             etag: Self.etag(
                 hash: response.headers[canonicalForm: "x-goog-hash"].map(String.init), modified: lastModified),
-            lastModified: lastModified)
+            lastModified: lastModified, cacheControl: response.headers.first(name: "cache-control"))
     }
 
     public func shutdown() async throws { try await http.shutdown() }

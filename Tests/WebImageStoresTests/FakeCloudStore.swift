@@ -14,6 +14,8 @@ final class FakeCloudStore: Sendable {
     struct State: Sendable {
         /// Objects by `store/bucket/key` (`gcs/images/a.jpg`, `abs/…`, `swift/…`); a GCS generation as `#N`.
         var objects: [String: Data] = [:]
+        /// Headers an object is answered with besides its type and date (`Cache-Control`, `Expires`), by its name.
+        var objectHeaders: [String: [String: String]] = [:]
         var tokenRequests = 0
         var swiftSignIns = 0
         var issued: Set<String> = []
@@ -133,6 +135,9 @@ final class FakeCloudStore: Sendable {
     static func object(_ name: String, state: Locked<State>, extra: HTTPFields) -> Response {
         guard let data = state.withLock({ $0.objects[name] }) else { return Response(status: .notFound) }
         var headers = extra
+        for (field, value) in state.withLock({ $0.objectHeaders[name] ?? [:] }) {
+            if let name = HTTPFields.Element.Name(field) { headers[name] = value }
+        }
         headers[.contentType] = "image/png"
         headers[.lastModified] = lastModified
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))

@@ -161,9 +161,20 @@ import WebImageTesting
         let fake = try await FakeCloudStore.start()
         defer { Task { await fake.stop() } }
         let executable = try #require(Cluster.executable, "webimage was not built next to the tests")
+        // Without credentials, the metadata server is asked: at a closed port on 127.0.0.1.
+        let closed = try LocalProcess.freePort()
+        let noMetadata = ["GCE_METADATA_HOST": "127.0.0.1:\(closed)", "HOME": "/nonexistent"]
         let cases: [([String: String], String)] = [
             (["IMGPROXY_USE_GCS": "1", "IMGPROXY_GCS_KEY": "{\"type\":\"authorized_user\"}"], "IMGPROXY_GCS_KEY"),
-            (["IMGPROXY_USE_GCS": "1"], "IMGPROXY_GCS_KEY"),
+            (noMetadata.merging(["IMGPROXY_USE_GCS": "1"]) { $1 }, "no Google credentials"),
+            (
+                ["IMGPROXY_USE_GCS": "1", "GOOGLE_APPLICATION_CREDENTIALS": "/nonexistent/key.json"],
+                "GOOGLE_APPLICATION_CREDENTIALS"
+            ),
+            (
+                ["IMGPROXY_USE_ABS": "1", "IMGPROXY_ABS_NAME": "a", "AZURE_TENANT_ID": "../x", "AZURE_CLIENT_ID": "c"],
+                "AZURE_TENANT_ID"
+            ),
             (["IMGPROXY_USE_ABS": "1", "IMGPROXY_ABS_KEY": FakeCloudStore.azureKey], "IMGPROXY_ABS_NAME"),
             (
                 ["IMGPROXY_USE_ABS": "1", "IMGPROXY_ABS_NAME": "a", "IMGPROXY_ABS_KEY": "not base64!"],
@@ -185,7 +196,12 @@ import WebImageTesting
                     "WEBIMAGE_GCP_SECRET_MANAGER_ENDPOINT": fake.base + "/secretmanager",
                 ], "IMGPROXY_ENV_GCP_SECRET_ID"
             ),
-            (["IMGPROXY_ENV_GCP_SECRET_ID": "env"], "IMGPROXY_ENV_GCP_KEY"),
+            (
+                noMetadata.merging([
+                    "IMGPROXY_ENV_GCP_SECRET_ID": "env",
+                    "WEBIMAGE_GCP_SECRET_MANAGER_ENDPOINT": fake.base + "/secretmanager",
+                ]) { $1 }, "IMGPROXY_ENV_GCP_SECRET_ID"
+            ),
         ]
         for (environment, mentions) in cases {
             let process = Process()

@@ -19,7 +19,7 @@ public final class AzureBlobClient: ObjectStoreReading {
     private let timeout: Duration
     private let http: StoreHTTPClient
     private let tokens: AccessTokenCache?
-    /// Set when IMDS gave no token at start (``probeInstanceMetadata()``): requests are anonymous.
+    /// Set when IMDS gave no token at start (``probeCredentials(timeout:)``): requests are anonymous.
     private let anonymous = NIOLockedValueBox(false)
 
     /// A client of `endpoint`, signing with `signer` when given; each request must end within `timeout`.

@@ -2,8 +2,8 @@ import Foundation
 import WebImage
 
 /// Reads a version of a GCP Secret Manager secret (`GET ENDPOINT/v1/projects/P/secrets/S/versions/V:access`), as
-/// imgproxy's `IMGPROXY_ENV_GCP_SECRET_ID` does at start: authenticated with a service-account key's token of the
-/// `cloud-platform` scope, exchanged as for ``GCSClient``. The answer's `payload.data` is the secret, base64-decoded.
+/// imgproxy's `IMGPROXY_ENV_GCP_SECRET_ID` does at start: authenticated with a token of the `cloud-platform` scope
+/// of ``GoogleCredentials``, got as for ``GCSClient``. The answer's `payload.data` is the secret, base64-decoded.
 public struct GCPSecretManager: Sendable {
     /// Google's endpoint, used when none is set.
     public static let defaultEndpoint = URL(string: "https://secretmanager.googleapis.com")!
@@ -11,8 +11,8 @@ public struct GCPSecretManager: Sendable {
 
     /// The API's base URL.
     public var endpoint: URL
-    /// The key whose tokens authorise the read.
-    public var account: GoogleServiceAccount
+    /// The credentials whose tokens authorise the read.
+    public var credentials: GoogleCredentials
     /// How long the token exchange and the read may take together; default a minute, as imgproxy's.
     public var timeout: Duration
 
@@ -21,8 +21,16 @@ public struct GCPSecretManager: Sendable {
         endpoint: URL = GCPSecretManager.defaultEndpoint, account: GoogleServiceAccount,
         timeout: Duration = .seconds(60)
     ) {
+        self.init(endpoint: endpoint, credentials: .serviceAccount(account), timeout: timeout)
+    }
+
+    /// A reader of `endpoint`'s secrets with the tokens of `credentials`.
+    public init(
+        endpoint: URL = GCPSecretManager.defaultEndpoint, credentials: GoogleCredentials,
+        timeout: Duration = .seconds(60)
+    ) {
         self.endpoint = endpoint
-        self.account = account
+        self.credentials = credentials
         self.timeout = timeout
     }
 
@@ -44,7 +52,7 @@ public struct GCPSecretManager: Sendable {
     private func access(
         project: String, secret: String, version: String, http: StoreHTTPClient
     ) async throws(CloudStoreError) -> Data {
-        let tokens = GoogleAccessTokens(account: account, scope: Self.scope, http: http, timeout: timeout)
+        let tokens = credentials.tokens(scope: Self.scope, http: http, timeout: timeout)
         var base = endpoint.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         let name =

@@ -1,10 +1,11 @@
 import Foundation
+import NIOConcurrencyHelpers
 import WebImage
 
 /// Reads Google Cloud Storage objects through the JSON API (`GET ENDPOINT/b/BUCKET/o/OBJECT?alt=media`), as
-/// imgproxy's `IMGPROXY_USE_GCS` does: with a service-account key, each request carries an OAuth 2.0 token of the
-/// `devstorage.read_only` scope (exchanged once and cached, `GoogleAccessTokens`); without one, requests are not
-/// authenticated (an emulator, public buckets). A numeric query is the object's generation.
+/// imgproxy's `IMGPROXY_USE_GCS` does: with ``GoogleCredentials`` (a service-account key, a user's refresh token,
+/// the metadata server), each request carries an OAuth 2.0 token of the `devstorage.read_only` scope (got once and
+/// cached, `AccessTokenCache`); without them, requests are not authenticated (an emulator, public buckets). A numeric query is the object's generation.
 ///
 /// As imgproxy's, the `ETag` is made from the object's CRC32C and modification time (12 bytes in hexadecimal), and
 /// `Last-Modified` is the store's. A missing object or bucket is `nil`; another answer than 2xx a `.badStatus`
@@ -19,16 +20,44 @@ public final class GCSClient: ObjectStoreReading {
     public let endpoint: URL
     private let timeout: Duration
     private let http: StoreHTTPClient
-    private let tokens: GoogleAccessTokens?
+    /// Where the tokens come from; `nil` when requests are not authenticated.
+    public let credentials: GoogleCredentials?
+    private let tokens: AccessTokenCache?
+    /// Set when the credentials gave no token at start (``probeCredentials(timeout:)``): requests are anonymous.
+    private let anonymous = NIOLockedValueBox(false)
 
     /// A client of `endpoint` (the JSON API's base URL), authenticated with `account` when given; each request
     /// (the token exchange included) must end within `timeout`.
-    public init(endpoint: URL = GCSClient.defaultEndpoint, account: GoogleServiceAccount?, timeout: Duration) {
+    public convenience init(
+        endpoint: URL = GCSClient.defaultEndpoint, account: GoogleServiceAccount?, timeout: Duration
+    ) {
+        self.init(endpoint: endpoint, credentials: account.map { .serviceAccount($0) }, timeout: timeout)
+    }
+
+    /// A client of `endpoint` (the JSON API's base URL), authenticated with the tokens of `credentials` when given;
+    /// each request (the token's included) must end within `timeout`.
+    public init(endpoint: URL = GCSClient.defaultEndpoint, credentials: GoogleCredentials?, timeout: Duration) {
         self.endpoint = endpoint
         self.timeout = timeout
         let http = StoreHTTPClient(store: "GCS")
         self.http = http
-        tokens = account.map { GoogleAccessTokens(account: $0, scope: Self.scope, http: http, timeout: timeout) }
+        self.credentials = credentials
+        tokens = credentials.map {
+            $0.tokens(scope: Self.scope, http: http, timeout: timeout)
+        }
+    }
+
+    /// Asks the credentials for a token within `timeout`: `true` when one came; else the client's requests are
+    /// anonymous from now on, as without credentials. `true` without credentials.
+    public func probeCredentials(timeout: Duration = .seconds(2)) async -> Bool {
+        guard let credentials else { return true }
+        do {
+            _ = try await credentials.token(scope: Self.scope, http: http, timeout: timeout)
+            return true
+        } catch {
+            anonymous.withLockedValue { $0 = true }
+            return false
+        }
     }
 
     public func object(
@@ -39,7 +68,9 @@ public final class GCSClient: ObjectStoreReading {
         url += "b/" + StoreHTTPClient.escape(bucket) + "/o/" + StoreHTTPClient.escape(key) + "?alt=media"
         if let query, let generation = Int64(query), generation > 0 { url += "&generation=\(generation)" }
         var headers: [(String, String)] = []
-        if let tokens { headers.append(("Authorization", "Bearer " + (try await tokens.current()))) }
+        if let tokens, !anonymous.withLockedValue({ $0 }) {
+            headers.append(("Authorization", "Bearer " + (try await tokens.current())))
+        }
         let response = try await http.send(
             .GET, url, headers: headers, timeout: timeout, maxSize: maxSize, operation: "GET \(bucket)/\(key)")
         if response.status == 401, let tokens { await tokens.invalidate() }
@@ -53,7 +84,7 @@ public final class GCSClient: ObjectStoreReading {
             data: response.body, contentType: response.headers.first(name: "content-type"),
             etag: Self.etag(
                 hash: response.headers[canonicalForm: "x-goog-hash"].map(String.init), modified: lastModified),
-            lastModified: lastModified)
+            lastModified: lastModified, cacheControl: response.headers.first(name: "cache-control"))
     }
 
     public func shutdown() async throws { try await http.shutdown() }

@@ -5,7 +5,7 @@ import WebImage
 /// `swift://` sources: the bucket (or container) is the URL's host, the key its path without the leading `/`
 /// (percent-decoded), the query the URL's. A bucket `buckets` refuses is `.forbiddenSource` before any request; a
 /// missing object a 404 `WebImageError` (`badStatus`), answered as an origin 404. The store's `Content-Type`,
-/// `ETag` and `Last-Modified` are passed on as an HTTP origin's. The loader does not shut the store down: its owner
+/// `ETag`, `Last-Modified`, `Cache-Control` and `Expires` are passed on as an HTTP origin's. The loader does not shut the store down: its owner
 /// does.
 public struct ObjectStoreImageLoader: ImageLoading {
     /// The URL scheme read (`gs`).

@@ -91,7 +91,8 @@ public final class S3Client: Sendable {
         return S3Object(
             data: response.body, contentType: response.headers.first(name: "content-type"),
             etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"),
-            metadata: metadata)
+            metadata: metadata, cacheControl: response.headers.first(name: "cache-control"),
+            expires: response.headers.first(name: "expires"))
     }
 
     /// Whether the store has an object at `key`.
@@ -128,14 +129,17 @@ public final class S3Client: Sendable {
 
     /// Stores `data` at `key`. With `onlyIfAbsent`, the write is conditional (`If-None-Match: *`): the first writer
     /// wins and a later one gets `false` (412) without replacing it. Returns whether this call stored the object.
-    /// `metadata` becomes `x-amz-meta-*` headers, returned by ``get(bucket:key:)`` in ``S3Object/metadata``.
+    /// `metadata` becomes `x-amz-meta-*` headers, returned by ``get(bucket:key:)`` in ``S3Object/metadata``;
+    /// `cacheControl` and `expires` are stored as the object's `Cache-Control` and `Expires`.
     @discardableResult
     public func put(
         bucket: String, key: String, data: Data, contentType: String? = nil, metadata: [String: String] = [:],
-        onlyIfAbsent: Bool = false
+        onlyIfAbsent: Bool = false, cacheControl: String? = nil, expires: String? = nil
     ) async throws(WebImageError) -> Bool {
         var headers: [(String, String)] = []
         if let contentType { headers.append(("Content-Type", contentType)) }
+        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        if let expires { headers.append(("Expires", expires)) }
         for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
             headers.append(("x-amz-meta-" + name.lowercased(), value))
         }

@@ -41,7 +41,7 @@ public struct S3DecryptionClient: Sendable {
             object.data, envelope: envelope, key: key, credentials: try await client.signingCredentials())
         return S3Object(
             data: data, contentType: object.contentType, etag: object.etag, lastModified: object.lastModified,
-            metadata: object.metadata)
+            metadata: object.metadata, cacheControl: object.cacheControl, expires: object.expires)
     }
 
     /// `body` opened with the envelope `envelope`'s data key.

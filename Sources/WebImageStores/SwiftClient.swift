@@ -4,8 +4,8 @@ import WebImage
 
 /// Reads OpenStack Swift objects (`GET STORAGE_URL/CONTAINER/OBJECT` with `X-Auth-Token`), as imgproxy's
 /// `IMGPROXY_USE_SWIFT` does: ``authenticate()`` signs in (imgproxy does it at start, and a failure stops it); a
-/// request answered 401 signs in again once and is retried. The object's `ETag`, `Last-Modified` and `Content-Type`
-/// are the store's. A missing object or container is `nil`; another answer than 2xx a `.badStatus` `WebImageError`.
+/// request answered 401 signs in again once and is retried. The object's `ETag`, `Last-Modified`, `Content-Type`,
+/// `Cache-Control` and `Expires` are the store's (imgproxy passes every header of the object on). A missing object or container is `nil`; another answer than 2xx a `.badStatus` `WebImageError`.
 public final class SwiftClient: ObjectStoreReading {
     /// How the client signs in.
     public let authentication: SwiftAuthentication
@@ -41,7 +41,9 @@ public final class SwiftClient: ObjectStoreReading {
         }
         return S3Object(
             data: response.body, contentType: response.headers.first(name: "content-type"),
-            etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"))
+            etag: response.headers.first(name: "etag"), lastModified: response.headers.first(name: "last-modified"),
+            cacheControl: response.headers.first(name: "cache-control"),
+            expires: response.headers.first(name: "expires"))
     }
 
     public func shutdown() async throws { try await http.shutdown() }

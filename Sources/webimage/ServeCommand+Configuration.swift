@@ -193,11 +193,32 @@ extension ServeCommand {
 }
 
 extension ServeCommand {
-    /// imgproxy signs in to OpenStack Swift at start: a refusal stops it.
-    static func signInToSwift(_ configuration: ImageServerConfiguration) async throws {
-        for case let swift as SwiftClient in configuration.objectSources.map(\.store) {
-            do { try await swift.authenticate() } catch {
-                throw ValidationError("swift authentication failed: \(error.message)")
+    /// imgproxy signs in to OpenStack Swift at start: a refusal stops it. Credentials from a metadata server (GCE's,
+    /// Azure's IMDS) are asked for a token at start, as Go's clients find out at start whether there is one: without
+    /// one, Azure requests are anonymous (public containers), and so are GCS requests to an `IMGPROXY_GCS_ENDPOINT`
+    /// (an emulator), while Google's own endpoint stops the start, as imgproxy stops without default credentials.
+    static func signInToStores(_ configuration: ImageServerConfiguration) async throws {
+        for store in configuration.objectSources.map(\.store) {
+            if let swift = store as? SwiftClient {
+                do { try await swift.authenticate() } catch {
+                    throw ValidationError("swift authentication failed: \(error.message)")
+                }
+            } else if let gcs = store as? GCSClient, gcs.credentials?.isMetadataServer == true,
+                await !gcs.probeCredentials()
+            {
+                guard gcs.endpoint != GCSClient.defaultEndpoint else {
+                    let source = gcs.credentials.map { "\($0)" } ?? ""
+                    throw ValidationError(
+                        "IMGPROXY_USE_GCS: no Google credentials: no IMGPROXY_GCS_KEY, GOOGLE_APPLICATION_CREDENTIALS "
+                            + "or gcloud's file, and no token from the \(source)")
+                }
+                configuration.logger.info(
+                    "GCS: no credentials (no key, no token from the metadata server); requests are anonymous")
+            } else if let azure = store as? AzureBlobClient, azure.credentials?.isInstanceMetadata == true,
+                await !azure.probeCredentials()
+            {
+                configuration.logger.info(
+                    "Azure Blob Storage: no credentials (no key, no managed identity token); requests are anonymous")
             }
         }
     }

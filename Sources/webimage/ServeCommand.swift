@@ -197,7 +197,7 @@ struct ServeCommand: AsyncParsableCommand {
         let datadog: DatadogTracer?
         let ticker: MemoryTicker
         do {
-            try await Self.signInToSwift(configuration)
+            try await Self.signInToStores(configuration)
             metricsAddress = try telemetry.metricsAddress()
             // Before the server makes its HTTP clients, which take the tracer there is when they are made.
             exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)

@@ -21,7 +21,7 @@ extension Settings {
 
     /// Reads the secret `IMGPROXY_ENV_GCP_SECRET_ID` names (version `IMGPROXY_ENV_GCP_SECRET_VERSION_ID`, else
     /// `latest`, of the project `IMGPROXY_ENV_GCP_SECRET_PROJECT_ID`) with the service-account key
-    /// `IMGPROXY_ENV_GCP_KEY`, and sets its `KEY=value` lines in the environment; nothing without a secret id.
+    /// `IMGPROXY_ENV_GCP_KEY` (else Google's application default credentials), and sets its `KEY=value` lines in the environment; nothing without a secret id.
     ///
     /// - Throws: `ValidationError` for a missing or unusable key, a refused or failed read, a secret that is not
     ///   `KEY=value` lines; never quoting the key or the secret.
@@ -29,17 +29,13 @@ extension Settings {
         guard let secret = try envGCPSecretID.resolve(nil) else { return }
         let version = try envGCPSecretVersion.resolve(nil) ?? "latest"
         let project = try envGCPSecretProject.resolve(nil) ?? ""
-        let account: GoogleServiceAccount
+        let credentials: GoogleCredentials
         if let key = try envGCPKey.resolve(nil) {
-            do { account = try GoogleServiceAccount(json: key) } catch {
+            do { credentials = .serviceAccount(try GoogleServiceAccount(json: key)) } catch {
                 throw ValidationError("IMGPROXY_ENV_GCP_KEY: \(error)")
             }
-        } else if let file = try googleApplicationCredentials() {
-            account = file
         } else {
-            throw ValidationError(
-                "IMGPROXY_ENV_GCP_SECRET_ID: set IMGPROXY_ENV_GCP_KEY or GOOGLE_APPLICATION_CREDENTIALS (the "
-                    + "metadata server is not consulted)")
+            credentials = try googleApplicationDefault().credentials
         }
         var endpoint = GCPSecretManager.defaultEndpoint
         if let text = try gcpSecretManagerEndpoint.resolve(nil) {
@@ -50,7 +46,7 @@ extension Settings {
         }
         let data: Data
         do {
-            data = try await GCPSecretManager(endpoint: endpoint, account: account)
+            data = try await GCPSecretManager(endpoint: endpoint, credentials: credentials)
                 .access(project: project, secret: secret, version: version)
         } catch { throw ValidationError("IMGPROXY_ENV_GCP_SECRET_ID: \(error)") }
         guard !data.isEmpty else { return }
@@ -68,17 +64,15 @@ extension Settings {
         }
     }
 
-    /// The service-account key in the file `GOOGLE_APPLICATION_CREDENTIALS` names (Google's application default
-    /// credentials, without the metadata server); `nil` when the variable is not set.
+    /// Google's application default credentials, as Go's `google.FindDefaultCredentials` finds them: the file
+    /// `GOOGLE_APPLICATION_CREDENTIALS` names, gcloud's file in the home directory, else the metadata server
+    /// (`GCE_METADATA_HOST`), with where they were found.
     ///
-    /// - Throws: `ValidationError` for a file that cannot be read or is not a service-account key.
-    static func googleApplicationCredentials() throws -> GoogleServiceAccount? {
-        guard let path = Env.value("GOOGLE_APPLICATION_CREDENTIALS") else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
-            throw ValidationError("GOOGLE_APPLICATION_CREDENTIALS: cannot read \(path)")
-        }
-        do { return try GoogleServiceAccount(json: String(decoding: data, as: UTF8.self)) } catch {
-            throw ValidationError("GOOGLE_APPLICATION_CREDENTIALS: \(path): \(error)")
-        }
+    /// - Throws: `ValidationError` for a named file that cannot be read or holds no usable credentials.
+    static func googleApplicationDefault() throws -> (credentials: GoogleCredentials, origin: String) {
+        do {
+            return try GoogleCredentials.applicationDefault(
+                environment: ProcessInfo.processInfo.environment, home: Env.value("HOME") ?? NSHomeDirectory())
+        } catch { throw ValidationError("\(error)") }
     }
 }

@@ -17,6 +17,8 @@ extension Settings {
     static let absName = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_ABS_NAME"])
     static let absKey = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_ABS_KEY"])
     static let absEndpoint = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_ABS_ENDPOINT"])
+    /// IMDS's token endpoint, for tests; azidentity's (`http://169.254.169.254/…`) by default.
+    static let azureIMDSEndpoint = Setting<String>(nil, .text, webimage: "AZURE_IMDS_ENDPOINT")
     static let absAllowedBuckets = Setting<[String]>(nil, .list(), imgproxy: ["IMGPROXY_ABS_ALLOWED_BUCKETS"])
     static let absDeniedBuckets = Setting<[String]>(nil, .list(), imgproxy: ["IMGPROXY_ABS_DENIED_BUCKETS"])
     static let useSwift = Setting<Bool>(nil, .boolean, imgproxy: ["IMGPROXY_USE_SWIFT"])
@@ -34,7 +36,8 @@ extension Settings {
     /// The settings of this file, for ``all``.
     static let objectSources: [any SettingVariables] = [
         useGCS, gcsKey, gcsEndpoint, gcsAllowedBuckets, gcsDeniedBuckets, useABS, absName, absKey, absEndpoint,
-        absAllowedBuckets, absDeniedBuckets, useSwift, swiftUsername, swiftAPIKey, swiftAuthURL, swiftDomain,
+        azureIMDSEndpoint, absAllowedBuckets, absDeniedBuckets, useSwift, swiftUsername, swiftAPIKey, swiftAuthURL,
+        swiftDomain,
         swiftTenant, swiftAuthVersion, swiftConnectTimeout, swiftTimeout, swiftAllowedBuckets, swiftDeniedBuckets,
     ]
 
@@ -48,25 +51,23 @@ extension Settings {
         if try useGCS.resolve(switch: false) {
             let key = try gcsKey.resolve(nil)
             let endpoint = try gcsEndpoint.resolve(nil).map { try url($0, "IMGPROXY_GCS_ENDPOINT") }
-            var account: GoogleServiceAccount?
+            var credentials: GoogleCredentials?
+            var origin = "none"
             if let key {
-                do { account = try GoogleServiceAccount(json: key) } catch {
+                do { credentials = .serviceAccount(try GoogleServiceAccount(json: key)) } catch {
                     throw ValidationError("IMGPROXY_GCS_KEY: \(error)")
                 }
-            } else if endpoint == nil {
-                account = try googleApplicationCredentials()
-                guard account != nil else {
-                    throw ValidationError(
-                        "IMGPROXY_USE_GCS: set IMGPROXY_GCS_KEY or GOOGLE_APPLICATION_CREDENTIALS (the metadata "
-                            + "server is not consulted), or IMGPROXY_GCS_ENDPOINT for an unauthenticated store")
-                }
+                origin = "IMGPROXY_GCS_KEY"
+            } else {
+                (credentials, origin) = try googleApplicationDefault()
             }
-            let client = GCSClient(endpoint: endpoint ?? GCSClient.defaultEndpoint, account: account, timeout: timeout)
+            let client = GCSClient(
+                endpoint: endpoint ?? GCSClient.defaultEndpoint, credentials: credentials, timeout: timeout)
             logger.info(
                 "GCS sources",
                 metadata: [
                     "endpoint": "\(client.endpoint)",
-                    "credentials": "\(account.map { "service account \($0.clientEmail)" } ?? "none")",
+                    "credentials": "\(credentials.map { "\($0) from \(origin)" } ?? "none")",
                 ])
             loaders.append(
                 ObjectStoreImageLoader(
@@ -81,20 +82,32 @@ extension Settings {
                 try absEndpoint.resolve(nil).map { try url($0, "IMGPROXY_ABS_ENDPOINT") }
                 ?? AzureBlobClient.defaultEndpoint(account: name)
             guard let endpoint else { throw ValidationError("IMGPROXY_ABS_NAME: '\(name)' is not a host name") }
-            var signer: AzureSharedKey?
+            let client: AzureBlobClient
+            let credentials: String
             if let key = try absKey.resolve(nil) {
-                do { signer = try AzureSharedKey(account: name, key: key) } catch { throw ValidationError("\(error)") }
+                do {
+                    client = AzureBlobClient(
+                        endpoint: endpoint, signer: try AzureSharedKey(account: name, key: key), timeout: timeout)
+                } catch { throw ValidationError("\(error)") }
+                credentials = "shared key"
+            } else {
+                let imds =
+                    try azureIMDSEndpoint.resolve(nil).map { try url($0, "WEBIMAGE_AZURE_IMDS_ENDPOINT") }
+                    ?? AzureCredentials.defaultInstanceMetadataEndpoint
+                let chain: (credentials: AzureCredentials, origin: String)
+                do {
+                    chain = try AzureCredentials.defaultChain(
+                        environment: ProcessInfo.processInfo.environment, imdsEndpoint: imds)
+                } catch { throw ValidationError("IMGPROXY_USE_ABS: \(error)") }
+                client = AzureBlobClient(endpoint: endpoint, credentials: chain.credentials, timeout: timeout)
+                credentials = "\(chain.credentials) from \(chain.origin)"
             }
             logger.info(
                 "Azure Blob Storage sources",
-                metadata: [
-                    "endpoint": "\(endpoint)", "account": "\(name)",
-                    "credentials": "\(signer == nil ? "none (anonymous)" : "shared key")",
-                ])
+                metadata: ["endpoint": "\(endpoint)", "account": "\(name)", "credentials": "\(credentials)"])
             loaders.append(
                 ObjectStoreImageLoader(
-                    scheme: "abs", storeName: "Azure Blob Storage",
-                    store: AzureBlobClient(endpoint: endpoint, signer: signer, timeout: timeout),
+                    scheme: "abs", storeName: "Azure Blob Storage", store: client,
                     buckets: try buckets(absAllowedBuckets, absDeniedBuckets)))
         }
         if try useSwift.resolve(switch: false) {

@@ -96,6 +96,31 @@ struct FallbackImageServerTests {
         }
     }
 
+    /// With `--cache-control-passthrough`, a fallback fetched from a URL answers with that URL's own
+    /// `Cache-Control`, as imgproxy passes the fallback's headers on (a fallback TTL still wins); a fallback of bytes
+    /// has none, so the TTL answers.
+    @Test(arguments: [(0, "public, max-age=777"), (45, "max-age=45, public")])
+    func aFallbackURLsOwnCacheControlIsPassedOn(fallbackTTL: Int, expected: String) async throws {
+        try await ServerHarness.run(configureWithOrigin: { configuration, origin in
+            origin.register(Self.fallback, at: "/fallback.png", headers: [("Cache-Control", "public, max-age=777")])
+            configuration.fallbackImage = FallbackImageConfiguration(
+                source: .url(origin.url("/fallback.png")), ttl: fallbackTTL)
+            configuration.http.passesCacheControl = true
+        }) { harness in
+            for _ in 0..<2 {
+                let response = try await harness.get(harness.url("w:10", "/status/404"))
+                #expect(response.status.code == 200 && response.headers[.cacheControl] == expected)
+            }
+        }
+        try await ServerHarness.run(configure: {
+            $0.fallbackImage = FallbackImageConfiguration(source: .data(Self.fallback))
+            $0.http.passesCacheControl = true
+        }) { harness in
+            let response = try await harness.get(harness.url("w:10", "/status/404"))
+            #expect(response.headers[.cacheControl] == "max-age=\(ImageServerConfiguration().ttl), public")
+        }
+    }
+
     @Test func aFallbackURLThatCannotBeFetchedStopsTheStart() async throws {
         await #expect(throws: ImageServerConfigurationError.self) {
             try await ServerHarness.run(configureWithOrigin: { configuration, origin in

@@ -14,6 +14,8 @@ final class FakeCloudStore: Sendable {
     struct State: Sendable {
         /// Objects by `store/bucket/key` (`gcs/images/a.jpg`, `abs/…`, `swift/…`); a GCS generation as `#N`.
         var objects: [String: Data] = [:]
+        /// Headers an object is answered with besides its type and date (`Cache-Control`, `Expires`), by its name.
+        var objectHeaders: [String: [String: String]] = [:]
         var tokenRequests = 0
         var swiftSignIns = 0
         var issued: Set<String> = []
@@ -24,6 +26,13 @@ final class FakeCloudStore: Sendable {
         var secret = Data()
         /// Whether GCS answers requests without a token (an emulator).
         var gcsAnonymous = false
+        /// Whether Azure answers requests without credentials (a public container).
+        var azureAnonymous = false
+        /// The tokens issued by the credential sources (`gce`, `refresh`, `secret`, `imds`…), in order.
+        var identityRequests: [String] = []
+        /// The client certificate's public key (DER) and SHA-1 thumbprint (base64url), when a test made one.
+        var certificateKey: Data?
+        var certificateThumbprint: String?
         /// `http://127.0.0.1:PORT`.
         var base = ""
     }
@@ -91,6 +100,7 @@ final class FakeCloudStore: Sendable {
         let path = request.uri.path
         state.withLock { $0.log.append(path) }
         let query = FakeCloudStore.query(request.uri.query ?? "")
+        if let response = identity(request, path: path, body: body, state: state) { return response }
         if path == "/token" {
             return token(body, state: state, publicKey: publicKey, base: state.withLock { $0.base })
         }
@@ -118,7 +128,8 @@ final class FakeCloudStore: Sendable {
             return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
         }
         if path.hasPrefix("/" + azureAccount + "/") {
-            guard request.headers[.authorization] == azureAuthorization(request) else {
+            guard request.headers[.authorization] == azureAuthorization(request) || azureBearer(request, state: state)
+            else {
                 state.withLock { $0.refusals["abs", default: 0] += 1 }
                 return Response(
                     status: .forbidden, headers: [HTTPFields.Element.Name("x-ms-error-code")!: "AuthenticationFailed"])
@@ -133,6 +144,9 @@ final class FakeCloudStore: Sendable {
     static func object(_ name: String, state: Locked<State>, extra: HTTPFields) -> Response {
         guard let data = state.withLock({ $0.objects[name] }) else { return Response(status: .notFound) }
         var headers = extra
+        for (field, value) in state.withLock({ $0.objectHeaders[name] ?? [:] }) {
+            if let name = HTTPFields.Element.Name(field) { headers[name] = value }
+        }
         headers[.contentType] = "image/png"
         headers[.lastModified] = lastModified
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))

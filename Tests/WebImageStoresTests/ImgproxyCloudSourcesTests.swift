@@ -4,6 +4,8 @@ import Testing
 import WebImage
 import WebImageTesting
 
+@testable import WebImageStores
+
 /// `gs://`, `abs://` and `swift://` sources and the GCP Secret Manager variables of a real `webimage serve` started
 /// with imgproxy's variables only, every store a ``FakeCloudStore`` on 127.0.0.1.
 @Suite(.serialized) struct ImgproxyCloudSourcesTests {
@@ -11,7 +13,7 @@ import WebImageTesting
     /// headers and the server's log.
     static func serve(
         _ environment: [String: String], sources: [String], in directory: URL, log: String
-    ) async throws -> (statuses: [UInt], cacheControl: String, log: String) {
+    ) async throws -> (statuses: [UInt], cacheControl: String, cacheControls: [String], log: String) {
         let executable = try #require(Cluster.executable, "webimage was not built next to the tests")
         let port = try LocalProcess.freePort()
         let node = try await LocalProcess.startAnswering(
@@ -19,19 +21,19 @@ import WebImageTesting
             environment: ["IMGPROXY_BIND": "127.0.0.1:\(port)"].merging(environment) { $1 },
             readyURL: "http://127.0.0.1:\(port)/health")
         var statuses: [UInt] = []
-        var cacheControl = ""
+        var cacheControls: [String] = []
         for source in sources {
             let encoded = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? source
             let response = try await HTTPClient.shared.execute(
                 HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/rs:fit:20:20/plain/\(encoded)@png"),
                 timeout: .seconds(30))
             statuses.append(response.status.code)
-            cacheControl = response.headers.first(name: "cache-control") ?? ""
+            cacheControls.append(response.headers.first(name: "cache-control") ?? "")
             _ = try await response.body.collect(upTo: 1 << 20)
         }
         node.stop()
         let text = (try? String(contentsOf: directory.appendingPathComponent("\(log).log"), encoding: .utf8)) ?? ""
-        return (statuses, cacheControl, text)
+        return (statuses, cacheControls.last ?? "", cacheControls, text)
     }
 
     @Test func theThreeStoresServeTheirBucketsWithImgproxysVariables() async throws {
@@ -79,6 +81,49 @@ import WebImageTesting
         }
     }
 
+    /// imgproxy's storage readers set `Cache-Control` from the object's (and Swift's `Expires` too, as every header
+    /// of the object), so `IMGPROXY_CACHE_CONTROL_PASSTHROUGH` passes them on as an HTTP origin's.
+    @Test func theObjectsCacheControlIsPassedOn() async throws {
+        let fake = try await FakeCloudStore.start()
+        defer { Task { await fake.stop() } }
+        let png = try Fixtures.data("corpus/images/gen_alpha.png")
+        let expires = AzureBlobClient.httpDate(Date().addingTimeInterval(7200))
+        fake.state.withLock {
+            for name in ["gcs/images/a.png", "abs/photos/a.png", "swift/images/a.png", "swift/images/b.png"] {
+                $0.objects[name] = png
+            }
+            $0.objectHeaders["gcs/images/a.png"] = ["Cache-Control": "public, max-age=111"]
+            $0.objectHeaders["abs/photos/a.png"] = ["Cache-Control": "private, max-age=222"]
+            $0.objectHeaders["swift/images/a.png"] = ["Cache-Control": "max-age=333, immutable"]
+            $0.objectHeaders["swift/images/b.png"] = ["Expires": expires]
+        }
+        let directory = try LocalProcess.temporaryDirectory("imgproxy-cloud-cache-control")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Self.serve(
+            [
+                "IMGPROXY_CACHE_CONTROL_PASSTHROUGH": "true", "IMGPROXY_TTL": "99",
+                "IMGPROXY_USE_GCS": "true", "IMGPROXY_GCS_KEY": fake.serviceAccountKey(),
+                "IMGPROXY_GCS_ENDPOINT": fake.base + "/storage/v1/",
+                "IMGPROXY_USE_ABS": "true", "IMGPROXY_ABS_NAME": FakeCloudStore.azureAccount,
+                "IMGPROXY_ABS_KEY": FakeCloudStore.azureKey,
+                "IMGPROXY_ABS_ENDPOINT": fake.base + "/" + FakeCloudStore.azureAccount,
+                "IMGPROXY_USE_SWIFT": "true", "IMGPROXY_SWIFT_USERNAME": FakeCloudStore.swiftUser,
+                "IMGPROXY_SWIFT_API_KEY": FakeCloudStore.swiftKey, "IMGPROXY_SWIFT_AUTH_URL": fake.base + "/auth/v1.0",
+            ],
+            sources: [
+                "gs://images/a.png", "abs://photos/a.png", "swift://images/a.png", "swift://images/b.png",
+                "gs://images/a.png",
+            ], in: directory, log: "cache-control")
+        #expect(result.statuses == [200, 200, 200, 200, 200], "\(result.log)")
+        #expect(
+            Array(result.cacheControls.prefix(3))
+                == ["public, max-age=111", "private, max-age=222", "max-age=333, immutable"])
+        let age = result.cacheControls[3].dropFirst("max-age=".count).prefix { $0.isNumber }
+        #expect(result.cacheControls[3].hasPrefix("max-age=") && (7000...7200).contains(Int(age) ?? 0))
+        // A repeated request, answered from the server's tiers, keeps the object's.
+        #expect(result.cacheControls[4] == "public, max-age=111")
+    }
+
     @Test func theSecretsVariablesReplaceTheEnvironmentsAndTheFileReplacesThem() async throws {
         let fake = try await FakeCloudStore.start()
         defer { Task { await fake.stop() } }
@@ -116,9 +161,20 @@ import WebImageTesting
         let fake = try await FakeCloudStore.start()
         defer { Task { await fake.stop() } }
         let executable = try #require(Cluster.executable, "webimage was not built next to the tests")
+        // Without credentials, the metadata server is asked: at a closed port on 127.0.0.1.
+        let closed = try LocalProcess.freePort()
+        let noMetadata = ["GCE_METADATA_HOST": "127.0.0.1:\(closed)", "HOME": "/nonexistent"]
         let cases: [([String: String], String)] = [
             (["IMGPROXY_USE_GCS": "1", "IMGPROXY_GCS_KEY": "{\"type\":\"authorized_user\"}"], "IMGPROXY_GCS_KEY"),
-            (["IMGPROXY_USE_GCS": "1"], "IMGPROXY_GCS_KEY"),
+            (noMetadata.merging(["IMGPROXY_USE_GCS": "1"]) { $1 }, "no Google credentials"),
+            (
+                ["IMGPROXY_USE_GCS": "1", "GOOGLE_APPLICATION_CREDENTIALS": "/nonexistent/key.json"],
+                "GOOGLE_APPLICATION_CREDENTIALS"
+            ),
+            (
+                ["IMGPROXY_USE_ABS": "1", "IMGPROXY_ABS_NAME": "a", "AZURE_TENANT_ID": "../x", "AZURE_CLIENT_ID": "c"],
+                "AZURE_TENANT_ID"
+            ),
             (["IMGPROXY_USE_ABS": "1", "IMGPROXY_ABS_KEY": FakeCloudStore.azureKey], "IMGPROXY_ABS_NAME"),
             (
                 ["IMGPROXY_USE_ABS": "1", "IMGPROXY_ABS_NAME": "a", "IMGPROXY_ABS_KEY": "not base64!"],
@@ -140,7 +196,12 @@ import WebImageTesting
                     "WEBIMAGE_GCP_SECRET_MANAGER_ENDPOINT": fake.base + "/secretmanager",
                 ], "IMGPROXY_ENV_GCP_SECRET_ID"
             ),
-            (["IMGPROXY_ENV_GCP_SECRET_ID": "env"], "IMGPROXY_ENV_GCP_KEY"),
+            (
+                noMetadata.merging([
+                    "IMGPROXY_ENV_GCP_SECRET_ID": "env",
+                    "WEBIMAGE_GCP_SECRET_MANAGER_ENDPOINT": fake.base + "/secretmanager",
+                ]) { $1 }, "IMGPROXY_ENV_GCP_SECRET_ID"
+            ),
         ]
         for (environment, mentions) in cases {
             let process = Process()

@@ -105,4 +105,54 @@ import WebImageTesting
                     + "\(seaweed.credentials.accessKey))"), "\(wrong.log)")
         #expect(!wrong.log.contains("not-the-secret"))
     }
+
+    /// imgproxy's S3 reader sets `Cache-Control` and `Expires` from the object's, so
+    /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH` passes them on; its file reader sets neither, so a `local://` source
+    /// answers the TTL.
+    @Test func theObjectsCacheControlIsPassedOnAndAFilesIsNot() async throws {
+        let executable = try #require(Cluster.executable, "webimage was not built next to the tests")
+        let seaweed = try await SeaweedFS.start()
+        defer { seaweed.process.stop() }
+        let setup = S3Client(
+            configuration: .init(endpoint: seaweed.endpoint, credentials: seaweed.credentials, timeout: .seconds(10)))
+        let photo = try Fixtures.data("corpus/images/exif_Landscape_1.jpg")
+        try await setup.createBucketReadyForWrites("images")
+        try await setup.put(
+            bucket: "images", key: "cc.jpg", data: photo, contentType: "image/jpeg",
+            cacheControl: "public, max-age=4321, immutable")
+        try await setup.put(
+            bucket: "images", key: "expires.jpg", data: photo, contentType: "image/jpeg",
+            expires: AzureBlobClient.httpDate(Date().addingTimeInterval(5000)))
+        try await setup.shutdown()
+        let directory = try LocalProcess.temporaryDirectory("imgproxy-s3-cache-control")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try photo.write(to: directory.appendingPathComponent("local.jpg"))
+        let port = try LocalProcess.freePort()
+        let node = try await LocalProcess.startAnswering(
+            executable, ["serve", "--no-cache"], in: directory, log: "passthrough",
+            environment: [
+                "IMGPROXY_BIND": "127.0.0.1:\(port)", "IMGPROXY_USE_S3": "true",
+                "IMGPROXY_S3_ENDPOINT": seaweed.endpoint.absoluteString, "IMGPROXY_S3_REGION": "us-east-1",
+                "AWS_ACCESS_KEY_ID": seaweed.credentials.accessKey,
+                "AWS_SECRET_ACCESS_KEY": seaweed.credentials.secretKey,
+                "IMGPROXY_LOCAL_FILESYSTEM_ROOT": directory.path, "IMGPROXY_CACHE_CONTROL_PASSTHROUGH": "true",
+                "IMGPROXY_TTL": "98",
+            ], readyURL: "http://127.0.0.1:\(port)/health")
+        defer { node.stop() }
+        var answers: [String] = []
+        for source in ["s3://images/cc.jpg", "s3://images/expires.jpg", "local:///local.jpg", "s3://images/cc.jpg"] {
+            let encoded = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? source
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/rs:fit:40:40/plain/\(encoded)@png"),
+                timeout: .seconds(30))
+            #expect(response.status == .ok, "\(source)")
+            answers.append(response.headers.first(name: "cache-control") ?? "")
+            _ = try await response.body.collect(upTo: 1 << 20)
+        }
+        #expect(answers[0] == "public, max-age=4321, immutable")
+        let age = Int(answers[1].dropFirst("max-age=".count).prefix { $0.isNumber }) ?? 0
+        #expect(answers[1].hasPrefix("max-age=") && (4800...5000).contains(age), "\(answers[1])")
+        #expect(answers[2] == "max-age=98, public")
+        #expect(answers[3] == answers[0], "the cached result keeps the object's")
+    }
 }

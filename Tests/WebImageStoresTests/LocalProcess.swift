@@ -14,7 +14,7 @@ final class LocalProcess: Sendable {
     }
 
     /// Starts `executable arguments…` with its output appended to `directory/NAME.log` and `environment` added to
-    /// this process's, whose AWS variables are left out and whose shared AWS files are none (``hermeticAWS``).
+    /// this process's, whose AWS variables are left out and whose shared AWS files are none (``hermetic(_:)``).
     static func start(
         _ executable: String, _ arguments: [String], in directory: URL, log: String,
         environment: [String: String] = [:]
@@ -24,7 +24,7 @@ final class LocalProcess: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = hermeticAWS(ProcessInfo.processInfo.environment).merging(environment) { $1 }
+        process.environment = hermetic(ProcessInfo.processInfo.environment).merging(environment) { $1 }
         process.currentDirectoryURL = directory
         let logURL = directory.appendingPathComponent("\(log).log")
         if !FileManager.default.fileExists(atPath: logURL.path) {
@@ -77,10 +77,14 @@ final class LocalProcess: Sendable {
         }
     }
 
-    /// `environment` without its `AWS_` variables and with shared AWS files that do not exist, so a child process
-    /// never reads the credentials or profiles of the machine running the tests.
-    static func hermeticAWS(_ environment: [String: String]) -> [String: String] {
-        var environment = environment.filter { !$0.key.hasPrefix("AWS_") }
+    /// `environment` without its `AWS_` variables and with shared AWS files that do not exist, and without Google's
+    /// and Azure's credential variables, so a child process never reads the credentials or profiles of the machine
+    /// running the tests (a test that turns on GCS without a key also sets `HOME`, for gcloud's file).
+    static func hermetic(_ environment: [String: String]) -> [String: String] {
+        var environment = environment.filter {
+            !$0.key.hasPrefix("AWS_") && !$0.key.hasPrefix("AZURE_") && !$0.key.hasPrefix("IDENTITY_")
+                && !["GOOGLE_APPLICATION_CREDENTIALS", "GCE_METADATA_HOST"].contains($0.key)
+        }
         environment["AWS_SHARED_CREDENTIALS_FILE"] = "/nonexistent/webimage-tests/aws-credentials"
         environment["AWS_CONFIG_FILE"] = "/nonexistent/webimage-tests/aws-config"
         return environment

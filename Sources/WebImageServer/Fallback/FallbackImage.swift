@@ -4,11 +4,12 @@ import WebImage
 /// The server's fallback image, as encoded bytes the processor reads like a source's: read when the server is built
 /// from bytes or a file (a startup error when they are not an image), or fetched from a URL through the server's
 /// ``SourceFetcher`` by ``ImageServer/prepare()``, at start as imgproxy fetches it (`webimage serve` then refuses to
-/// start when the fetch fails), else by the first request that needs it, and kept.
+/// start when the fetch fails), else by the first request that needs it, and kept with the `Cache-Control` its URL
+/// answered with (imgproxy passes a fallback's own headers on, its `Expires` and `Last-Modified` removed).
 struct FallbackImage: Sendable {
     let configuration: FallbackImageConfiguration
-    /// The bytes once read or fetched.
-    private let bytes: Locked<Data?>
+    /// The bytes once read or fetched, with the `Cache-Control` of a fetched one.
+    private let bytes: Locked<Fetched?>
     private let fetcher: SourceFetcher
     private let coders: any ImageCoding
 
@@ -36,24 +37,34 @@ struct FallbackImage: Sendable {
         guard (try? coders.info(of: data)) != nil else {
             throw ImageServerConfigurationError(setting, "is not an image the server reads")
         }
-        bytes = Locked(data)
+        bytes = Locked(Fetched(data: data, cacheControl: nil))
+    }
+
+    /// The encoded image and, for a URL, the `Cache-Control` it was answered with.
+    struct Fetched: Sendable {
+        let data: Data
+        let cacheControl: String?
     }
 
     /// The encoded image, fetched the first time from a URL.
-    func data() async throws(ImageServerError) -> Data {
+    func data() async throws(ImageServerError) -> Data { try await image().data }
+
+    /// The encoded image with its URL's `Cache-Control`, fetched the first time from a URL.
+    func image() async throws(ImageServerError) -> Fetched {
         if let kept = bytes.withLock({ $0 }) { return kept }
         guard case .url(let url) = configuration.source.kind else { throw ImageServerError(status: 500, "no image") }
-        let data: Data
-        do { data = try await fetcher.fetch(url).data } catch {
+        let source: SourceFetcher.Source
+        do { source = try await fetcher.fetch(url) } catch {
             var failure = ImageServerError(status: error.status, "fallback image: \(error.message)")
             failure.originFailure = error.originFailure
             throw failure
         }
-        guard (try? coders.info(of: data)) != nil else {
+        guard (try? coders.info(of: source.data)) != nil else {
             throw ImageServerError(status: 422, "fallback image: not an image the server reads")
         }
-        bytes.withLock { $0 = data }
-        return data
+        let fetched = Fetched(data: source.data, cacheControl: source.validators.cacheControl)
+        bytes.withLock { $0 = fetched }
+        return fetched
     }
 
     /// The status of a fallback response for `failure`.

@@ -8,7 +8,8 @@ extension ImageResponder {
     /// source that fails to decode or is over a limit), so the server's fallback image is processed with the
     /// request's options and answered with the fallback status (200 by default, or the failure's own) and
     /// `Cache-Control` as imgproxy's response writer sets it
-    /// (``FallbackImage/cacheControl(status:expires:now:ttl:result:)``).
+    /// (``FallbackImage/cacheControl(status:expires:now:ttl:result:)``; with `--cache-control-passthrough`, a
+    /// `--fallback-image-url`'s own `Cache-Control` is passed on where the result's origin's would be).
     /// The response is not cached and carries no `ETag` (imgproxy's default, `IMGPROXY_USE_ETAG` off), so that the
     /// result, once its source can be read, is never taken for it.
     func answerFallback(
@@ -22,15 +23,21 @@ extension ImageResponder {
             "could not load the source image, answering the fallback image",
             metadata: ["error": "\(failure.message)"])
         let options = parsed.options
-        let data = try await fallback.data()
+        let image = try await fallback.image()
         let result = try await withDeadline(configuration.limits.requestTimeout) { () async throws(ImageServerError) in
-            try await process(data, options: options, format: format, reserved: false)
+            try await process(image.data, options: options, format: format, reserved: false)
         }
         var headers = headers
         headers[.eTag] = nil
         let code = fallback.status(for: failure)
+        // As imgproxy's handleDownloadError, the fallback's own headers are the origin's for the passthrough.
+        let own =
+            cacheControlFollowsOrigin
+            ? cacheControl(
+                expires: options.expires, origin: ImageValidators(cacheControl: image.cacheControl), now: now)
+            : headers[.cacheControl]
         headers[.cacheControl] = fallback.cacheControl(
-            status: code, expires: options.expires, now: now, ttl: configuration.ttl, result: headers[.cacheControl])
+            status: code, expires: options.expires, now: now, ttl: configuration.ttl, result: own)
         headers[.contentType] = result.format.mimeType
         headers[.contentDisposition] = disposition(parsed, format: result.format)
         headers[.contentLength] = String(result.data.count)

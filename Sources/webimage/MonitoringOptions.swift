@@ -7,7 +7,7 @@ import WebImageStores
 /// `webimage serve`'s monitoring as imgproxy's: Datadog traces (`IMGPROXY_DATADOG_ENABLE`) and gauges over
 /// DogStatsD (`IMGPROXY_DATADOG_ENABLE_ADDITIONAL_METRICS`), with the agent's address from the `DD_*` variables, and
 /// CloudWatch's gauges (`IMGPROXY_CLOUD_WATCH_SERVICE_NAME`) with the AWS credential chain, and New Relic's custom
-/// metrics (`IMGPROXY_NEW_RELIC_KEY`) through its Metric API.
+/// metrics, transactions and errors (`IMGPROXY_NEW_RELIC_KEY`) through its Metric, Trace and Event APIs.
 struct MonitoringOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
@@ -50,9 +50,22 @@ struct MonitoringOptions: ParsableArguments {
     var newRelicAppName: String?
     @Option(help: ArgumentHelp("New Relic's attributes, key1=value1;key2=value2.", valueName: "LABELS"))
     var newRelicLabels: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "With --new-relic-key, pass traceparent, tracestate and newrelic trace headers on to origins "
+                + "(default: off; IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL)."))
+    var newRelicPropagateExternal: Bool?
+    @Option(
+        name: .customLong("new-relic-account-id"),
+        help: ArgumentHelp(
+            "New Relic's account number: errors go to its Event API, and the trace headers carry it.",
+            valueName: "ID"))
+    var newRelicAccountID: String?
     @Option(
         help: ArgumentHelp(
-            "The Metric API's base URL instead of New Relic's (https://metric-api.newrelic.com, .eu. for EU keys).",
+            "One base URL for New Relic's Metric, Trace and Event APIs instead of New Relic's hosts "
+                + "(metric-api, trace-api, insights-collector; EU ones for EU keys).",
             valueName: "URL"))
     var newRelicHost: String?
     @Option(
@@ -123,7 +136,8 @@ struct MonitoringOptions: ParsableArguments {
         }
         return NewRelicMonitoring(
             key: key, appName: try Settings.newRelicAppName.resolve(newRelicAppName) ?? "imgproxy",
-            labels: try Settings.newRelicLabels.resolve(parsing: newRelicLabels) ?? [:], endpoint: endpoint)
+            labels: try Settings.newRelicLabels.resolve(parsing: newRelicLabels) ?? [:],
+            accountID: try Settings.newRelicAccountID.resolve(newRelicAccountID), endpoint: endpoint)
     }
 
     private func service() throws -> String { try Settings.ddService.resolve(nil) ?? "imgproxy" }
@@ -177,6 +191,33 @@ extension MonitoringOptions {
         }
         tracer.bootstrap()
         configuration.tracesRequests = true
+        return tracer
+    }
+}
+
+extension MonitoringOptions {
+    /// With New Relic on, bootstraps swift-distributed-tracing with the New Relic tracer, turns request tracing on in
+    /// `configuration` (and, with `IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL`, the trace headers to origins) and returns
+    /// the tracer (run it beside the server: it sends the spans and errors); `nil` otherwise. One tracer per process:
+    /// beside Datadog's or OpenTelemetry's (`otherTracer`), New Relic gets the gauges alone, and a warning says so.
+    func bootstrapNewRelic(
+        otherTracer: Bool, to configuration: inout ImageServerConfiguration
+    ) throws -> NewRelicTracer? {
+        guard let settings = configuration.monitoring.newRelic else { return nil }
+        guard !otherTracer else {
+            configuration.logger.warning(
+                """
+                New Relic gets the gauges only: its transactions and Datadog's or OpenTelemetry's tracing \
+                cannot both be on (one tracer per process)
+                """)
+            return nil
+        }
+        let tracer = NewRelicTracer(settings, logger: configuration.logger)
+        tracer.bootstrap()
+        configuration.tracesRequests = true
+        if try Settings.newRelicPropagateExternal.resolve(newRelicPropagateExternal) ?? false {
+            configuration.propagatesTraceContextToOrigins = true
+        }
         return tracer
     }
 }

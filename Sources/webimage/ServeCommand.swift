@@ -195,6 +195,7 @@ struct ServeCommand: AsyncParsableCommand {
         let metricsAddress: BindAddress?
         let exporter: TelemetryOptions.Export?
         let datadog: DatadogTracer?
+        let newRelic: NewRelicTracer?
         let ticker: MemoryTicker
         do {
             try await Self.signInToSwift(configuration)
@@ -203,6 +204,8 @@ struct ServeCommand: AsyncParsableCommand {
             exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
             if let exporter { TelemetryOptions.apply(exporter, to: &configuration) }
             datadog = try monitoring.bootstrapDatadog(otel: exporter != nil, to: &configuration)
+            newRelic = try monitoring.bootstrapNewRelic(
+                otherTracer: exporter != nil || datadog != nil, to: &configuration)
             ticker = try memory.ticker(logger: configuration.logger)
             setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
             if let shared = configuration.sharedStore, await shared.bucketExists() != true {
@@ -233,7 +236,8 @@ struct ServeCommand: AsyncParsableCommand {
                 service: server.makeMetricsApplication(host: address.host, port: address.port))
         }
         // Services stop in reverse order: the exporter last, so the spans of the last requests are sent.
-        let exporters: [any Service] = [exporter?.service, datadog, server.makeMonitoringService()].compactMap { $0 }
+        let exporters: [any Service] = [exporter?.service, datadog, newRelic, server.makeMonitoringService()]
+            .compactMap { $0 }
         var group = ServiceGroupConfiguration(
             services: exporters.map { .init(service: $0) } + [.init(service: app)]
                 + (metricsApp.map { [$0] } ?? [])

@@ -62,15 +62,21 @@ import WebImageTesting
         }
         let trace = spans.filter { $0["trace_id"]?.number == 123 }
         let names = Set(trace.compactMap { $0["name"]?.text })
-        #expect(names.isSuperset(of: ["request", "downloading_image", "processing_image"]), "\(names)")
+        #expect(names.isSuperset(of: ["request", "queue", "downloading_source_image", "processing_image"]), "\(names)")
         let root = try #require(trace.first { $0["name"]?.text == "request" })
         #expect(root["parent_id"]?.number == 456)
         #expect(root["service"]?.text == "imgproxy")
         #expect(root["type"]?.text == "web")
         #expect(root["meta"]?["http.status_code"]?.text == "200")
         #expect(root["meta"]?["env"]?.text == "test")
-        let download = try #require(trace.first { $0["name"]?.text == "downloading_image" })
-        #expect(download["meta"]?["imgproxy.image_url"]?.text == origin.url(Self.image).absoluteString)
+        let download = try #require(trace.first { $0["name"]?.text == "downloading_source_image" })
+        #expect(download["meta"]?["imgproxy.source_image_url"]?.text == origin.url(Self.image).absoluteString)
+        // As imgproxy's, the wait for a processing slot is a span of the request, before the processing's.
+        let queue = try #require(trace.first { $0["name"]?.text == "queue" })
+        let processing = try #require(trace.first { $0["name"]?.text == "processing_image" })
+        #expect(queue["parent_id"]?.number == root["span_id"]?.number)
+        #expect(processing["parent_id"]?.number == root["span_id"]?.number)
+        #expect(try #require(queue["start"]?.number) <= (try #require(processing["start"]?.number)))
         // The origin gets the trace only when asked.
         let sent = origin.stats.values(of: "x-datadog-trace-id", for: Self.image)
         #expect(sent == (propagate ? ["123"] : []))

@@ -7,7 +7,8 @@ import WebImage
 
 /// A swift-distributed-tracing tracer that sends spans to a Datadog agent's `/v0.4/traces` in msgpack, as imgproxy's
 /// dd-trace-go does with `IMGPROXY_DATADOG_ENABLE`: the request span `request` and its children under imgproxy's
-/// names (`request`, `downloading_image`, `processing_image`), tagged with the service, `env` and `version`.
+/// names (`request`, `queue`, `downloading_source_image`, `processing_image`), tagged with the service, `env` and
+/// `version`.
 ///
 /// Bootstrap it in `InstrumentationSystem` and run it as a service beside the server (it sends what it holds every
 /// second and on graceful shutdown). It continues a trace whose `x-datadog-trace-id` and `x-datadog-parent-id`

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ServiceLifecycle
 import WebImageServer
 import WebImageStores
 
@@ -180,44 +181,45 @@ struct MonitoringOptions: ParsableArguments {
 }
 
 extension MonitoringOptions {
-    /// With Datadog on, bootstraps swift-distributed-tracing with the Datadog tracer, turns request tracing on in
-    /// `configuration` and returns the tracer (run it beside the server: it sends the spans); `nil` otherwise. One
-    /// tracer per process: Datadog's and OpenTelemetry's (`otel`) together are refused.
-    func bootstrapDatadog(otel: Bool, to configuration: inout ImageServerConfiguration) throws -> DatadogTracer? {
-        guard let tracer = try datadogTracer(logger: configuration.logger) else { return nil }
-        guard !otel else {
+    /// The tracers that send the requests' spans: Datadog's and New Relic's, each when it is on.
+    struct Tracers {
+        let datadog: DatadogTracer?
+        let newRelic: NewRelicTracer?
+
+        /// The services that send their spans, to run beside the server.
+        var services: [any Service] { [datadog as (any Service)?, newRelic].compactMap { $0 } }
+    }
+
+    /// Bootstraps swift-distributed-tracing with the Datadog tracer, the New Relic tracer, or both as a
+    /// ``TracerPair``, turns request tracing on in `configuration` (and the trace headers to origins with either
+    /// `_PROPAGATE_EXTERNAL`) and returns them (run them beside the server: they send the spans). One tracer per
+    /// process beside OpenTelemetry's (`otel`): Datadog's is refused, New Relic gets the gauges alone (a warning says
+    /// so).
+    func bootstrapTracers(otel: Bool, to configuration: inout ImageServerConfiguration) throws -> Tracers {
+        let datadog = try datadogTracer(logger: configuration.logger)
+        if datadog != nil, otel {
             throw ValidationError(
                 "IMGPROXY_DATADOG_ENABLE and OpenTelemetry tracing cannot both be on: one tracer per process")
         }
-        tracer.bootstrap()
-        configuration.tracesRequests = true
-        return tracer
-    }
-}
-
-extension MonitoringOptions {
-    /// With New Relic on, bootstraps swift-distributed-tracing with the New Relic tracer, turns request tracing on in
-    /// `configuration` (and, with `IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL`, the trace headers to origins) and returns
-    /// the tracer (run it beside the server: it sends the spans and errors); `nil` otherwise. One tracer per process:
-    /// beside Datadog's or OpenTelemetry's (`otherTracer`), New Relic gets the gauges alone, and a warning says so.
-    func bootstrapNewRelic(
-        otherTracer: Bool, to configuration: inout ImageServerConfiguration
-    ) throws -> NewRelicTracer? {
-        guard let settings = configuration.monitoring.newRelic else { return nil }
-        guard !otherTracer else {
+        var newRelic = configuration.monitoring.newRelic.map { NewRelicTracer($0, logger: configuration.logger) }
+        if newRelic != nil, otel {
             configuration.logger.warning(
                 """
-                New Relic gets the gauges only: its transactions and Datadog's or OpenTelemetry's tracing \
-                cannot both be on (one tracer per process)
+                New Relic gets the gauges only: its transactions and OpenTelemetry's tracing cannot both be on \
+                (one tracer per process)
                 """)
-            return nil
+            newRelic = nil
         }
-        let tracer = NewRelicTracer(settings, logger: configuration.logger)
-        tracer.bootstrap()
+        switch (datadog, newRelic) {
+        case (let datadog?, let newRelic?): TracerPair(datadog, newRelic).bootstrap()
+        case (let datadog?, nil): datadog.bootstrap()
+        case (nil, let newRelic?): newRelic.bootstrap()
+        case (nil, nil): return Tracers(datadog: nil, newRelic: nil)
+        }
         configuration.tracesRequests = true
-        if try Settings.newRelicPropagateExternal.resolve(newRelicPropagateExternal) ?? false {
+        if newRelic != nil, try Settings.newRelicPropagateExternal.resolve(newRelicPropagateExternal) ?? false {
             configuration.propagatesTraceContextToOrigins = true
         }
-        return tracer
+        return Tracers(datadog: datadog, newRelic: newRelic)
     }
 }

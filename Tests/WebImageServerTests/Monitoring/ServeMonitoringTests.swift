@@ -4,7 +4,7 @@ import NIOHTTP1
 import Testing
 import WebImageTesting
 
-/// imgproxy's Datadog and CloudWatch settings on a real `webimage serve` started with only `IMGPROXY_*`, `DD_*` and
+/// imgproxy's Datadog, CloudWatch and New Relic settings on a real `webimage serve` started with only `IMGPROXY_*`, `DD_*` and
 /// `AWS_*` variables, in front of a local origin, reporting to local fakes: a Datadog agent (HTTP), a DogStatsD
 /// socket (UDP) and CloudWatch (HTTP), each recording what it gets.
 @Suite(.serialized) struct ServeMonitoringTests {
@@ -58,7 +58,10 @@ import WebImageTesting
             #expect(received.allSatisfy { $0.method == "PUT" && $0.path == "/v0.4/traces" })
             #expect(received.first?.headers["content-type"] == "application/msgpack")
             _ = await cloudWatch.requests { !$0.isEmpty }
-            _ = await newRelic.requests { !$0.isEmpty }
+            _ = await newRelic.requests { requests in
+                requests.contains { $0.path == "/metric/v1" }
+                    && ServeNewRelicTests.spans(requests).contains { $0["name"] as? String == "Custom/Queue" }
+            }
         }
         let trace = spans.filter { $0["trace_id"]?.number == 123 }
         let names = Set(trace.compactMap { $0["name"]?.text })
@@ -97,8 +100,15 @@ import WebImageTesting
         #expect(
             body.contains("Dimensions.member.1.Name=ServiceName&MetricData.member.1.Dimensions.member.1.Value=images"))
         #expect(put.headers["authorization"]?.contains("/eu-west-1/monitoring/aws4_request") == true)
-        let metrics = try #require(newRelic.requests.first)
-        #expect(metrics.path == "/metric/v1")
+        // New Relic traces the same requests beside Datadog, in a trace of its own.
+        let transactions = ServeNewRelicTests.spans(newRelic.requests)
+        let newRelicNames = Set(transactions.compactMap { $0["name"] as? String })
+        #expect(
+            newRelicNames.isSuperset(of: ["WebTransaction/Go/request", "Custom/Downloading source image"]),
+            "\(newRelicNames)")
+        // Either vendor's `_PROPAGATE_EXTERNAL` sends both vendors' headers.
+        #expect(origin.stats.values(of: "traceparent", for: Self.image).count == (propagate ? 1 : 0))
+        let metrics = try #require(newRelic.requests.first { $0.path == "/metric/v1" })
         #expect(metrics.headers["x-license-key"] == "license")
         let json = String(decoding: metrics.body, as: UTF8.self)
         #expect(json.contains("\"attributes\":{\"appName\":\"images\",\"env\":\"test\",\"team\":\"media\"}"), "\(json)")

@@ -119,4 +119,35 @@ import Tracing
         #expect(tracer.drainErrors().isEmpty)
         #expect(origin.keys.sorted() == ["traceparent"])
     }
+
+    @Test(arguments: [
+        #"{"v":[0,1],"d":{"tr":"000","id":"27856f70d3d314b7"}}"#,
+        #"{"v":[0,1],"d":{"tr":"3221bf09aa0bcf0d","id":"0"}}"#,
+        #"{"v":[0,1],"d":{"tr":"3221bf09aa0bcf0dx","id":"1"}}"#, #"{"v":[0,1],"d":{"id":"1"}}"#, "not json",
+    ])
+    func anInvalidNewrelicHeaderIsNotRead(payload: String) {
+        #expect(NewRelicTraceHeaders.read(newrelic: Data(payload.utf8).base64EncodedString()) == nil)
+    }
+
+    @Test func anyHeaderIsReadAsAValidTraceOrNotAtAll() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789abcdefABCDEF-=,@ \t{}\":[]+/0000000000000000")
+        for round in 0..<2000 {
+            let length = Int.random(in: 0...80, using: &generator)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            let caller: NewRelicSpanContext?
+            switch round % 3 {
+            case 0: caller = NewRelicTraceHeaders.read(traceparent: "00-" + text, tracestate: text)
+            case 1: caller = NewRelicTraceHeaders.read(newrelic: Data(text.utf8).base64EncodedString())
+            default: caller = NewRelicTraceHeaders.read(traceparent: text, tracestate: nil, newrelic: text)
+            }
+            guard let caller else { continue }
+            let hex = { (id: String, count: Int) in
+                id.count == count && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+                    && id.contains { $0 != "0" }
+            }
+            #expect(hex(caller.traceID, 32) && hex(caller.spanID, 16), "\(text)")
+            #expect((0...2).contains(caller.priority), "\(text)")
+        }
+    }
 }

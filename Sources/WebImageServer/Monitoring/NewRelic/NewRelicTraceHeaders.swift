@@ -42,13 +42,15 @@ enum NewRelicTraceHeaders {
             priority: priority, otherVendors: others)
     }
 
-    /// `newrelic`: base64 of `{"v":[0,1],"d":{"tr":trace,"id":span or "tx":transaction,"pr":priority,"sa":sampled}}`.
+    /// `newrelic`: base64 of `{"v":[0,1],"d":{"tr":trace,"id":span or "tx":transaction,"pr":priority,"sa":sampled}}`,
+    /// neither id all zeros.
     static func read(newrelic: String) -> NewRelicSpanContext? {
         guard newrelic.utf8.count <= 4096,
             let data = Data(base64Encoded: newrelic.trimmingCharacters(in: .whitespaces)),
             let payload = try? JSONDecoder().decode(Payload.self, from: data),
             let trace = payload.d.tr, (1...32).contains(trace.count), isHex(Substring(trace)),
-            let span = payload.d.id ?? payload.d.tx, (1...16).contains(span.count), isHex(Substring(span))
+            let span = payload.d.id ?? payload.d.tx, (1...16).contains(span.count), isHex(Substring(span)),
+            trace.contains(where: { $0 != "0" }), span.contains(where: { $0 != "0" })
         else { return nil }
         let sampled = payload.d.sa ?? true
         let priority = payload.d.pr.flatMap { $0.isFinite && (0...2).contains($0) ? $0 : nil }

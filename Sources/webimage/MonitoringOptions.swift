@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ServiceLifecycle
 import WebImageServer
 import WebImageStores
 
 /// `webimage serve`'s monitoring as imgproxy's: Datadog traces (`IMGPROXY_DATADOG_ENABLE`) and gauges over
 /// DogStatsD (`IMGPROXY_DATADOG_ENABLE_ADDITIONAL_METRICS`), with the agent's address from the `DD_*` variables, and
 /// CloudWatch's gauges (`IMGPROXY_CLOUD_WATCH_SERVICE_NAME`) with the AWS credential chain, and New Relic's custom
-/// metrics (`IMGPROXY_NEW_RELIC_KEY`) through its Metric API.
+/// metrics, transactions and errors (`IMGPROXY_NEW_RELIC_KEY`) through its Metric, Trace and Event APIs.
 struct MonitoringOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
@@ -50,9 +51,22 @@ struct MonitoringOptions: ParsableArguments {
     var newRelicAppName: String?
     @Option(help: ArgumentHelp("New Relic's attributes, key1=value1;key2=value2.", valueName: "LABELS"))
     var newRelicLabels: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "With --new-relic-key, pass traceparent, tracestate and newrelic trace headers on to origins "
+                + "(default: off; IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL)."))
+    var newRelicPropagateExternal: Bool?
+    @Option(
+        name: .customLong("new-relic-account-id"),
+        help: ArgumentHelp(
+            "New Relic's account number: errors go to its Event API, and the trace headers carry it.",
+            valueName: "ID"))
+    var newRelicAccountID: String?
     @Option(
         help: ArgumentHelp(
-            "The Metric API's base URL instead of New Relic's (https://metric-api.newrelic.com, .eu. for EU keys).",
+            "One base URL for New Relic's Metric, Trace and Event APIs instead of New Relic's hosts "
+                + "(metric-api, trace-api, insights-collector; EU ones for EU keys).",
             valueName: "URL"))
     var newRelicHost: String?
     @Option(
@@ -123,7 +137,8 @@ struct MonitoringOptions: ParsableArguments {
         }
         return NewRelicMonitoring(
             key: key, appName: try Settings.newRelicAppName.resolve(newRelicAppName) ?? "imgproxy",
-            labels: try Settings.newRelicLabels.resolve(parsing: newRelicLabels) ?? [:], endpoint: endpoint)
+            labels: try Settings.newRelicLabels.resolve(parsing: newRelicLabels) ?? [:],
+            accountID: try Settings.newRelicAccountID.resolve(newRelicAccountID), endpoint: endpoint)
     }
 
     private func service() throws -> String { try Settings.ddService.resolve(nil) ?? "imgproxy" }
@@ -166,17 +181,45 @@ struct MonitoringOptions: ParsableArguments {
 }
 
 extension MonitoringOptions {
-    /// With Datadog on, bootstraps swift-distributed-tracing with the Datadog tracer, turns request tracing on in
-    /// `configuration` and returns the tracer (run it beside the server: it sends the spans); `nil` otherwise. One
-    /// tracer per process: Datadog's and OpenTelemetry's (`otel`) together are refused.
-    func bootstrapDatadog(otel: Bool, to configuration: inout ImageServerConfiguration) throws -> DatadogTracer? {
-        guard let tracer = try datadogTracer(logger: configuration.logger) else { return nil }
-        guard !otel else {
+    /// The tracers that send the requests' spans: Datadog's and New Relic's, each when it is on.
+    struct Tracers {
+        let datadog: DatadogTracer?
+        let newRelic: NewRelicTracer?
+
+        /// The services that send their spans, to run beside the server.
+        var services: [any Service] { [datadog as (any Service)?, newRelic].compactMap { $0 } }
+    }
+
+    /// Bootstraps swift-distributed-tracing with the Datadog tracer, the New Relic tracer, or both as a
+    /// ``TracerPair``, turns request tracing on in `configuration` (and the trace headers to origins with either
+    /// `_PROPAGATE_EXTERNAL`) and returns them (run them beside the server: they send the spans). One tracer per
+    /// process beside OpenTelemetry's (`otel`): Datadog's is refused, New Relic gets the gauges alone (a warning says
+    /// so).
+    func bootstrapTracers(otel: Bool, to configuration: inout ImageServerConfiguration) throws -> Tracers {
+        let datadog = try datadogTracer(logger: configuration.logger)
+        if datadog != nil, otel {
             throw ValidationError(
                 "IMGPROXY_DATADOG_ENABLE and OpenTelemetry tracing cannot both be on: one tracer per process")
         }
-        tracer.bootstrap()
+        var newRelic = configuration.monitoring.newRelic.map { NewRelicTracer($0, logger: configuration.logger) }
+        if newRelic != nil, otel {
+            configuration.logger.warning(
+                """
+                New Relic gets the gauges only: its transactions and OpenTelemetry's tracing cannot both be on \
+                (one tracer per process)
+                """)
+            newRelic = nil
+        }
+        switch (datadog, newRelic) {
+        case (let datadog?, let newRelic?): TracerPair(datadog, newRelic).bootstrap()
+        case (let datadog?, nil): datadog.bootstrap()
+        case (nil, let newRelic?): newRelic.bootstrap()
+        case (nil, nil): return Tracers(datadog: nil, newRelic: nil)
+        }
         configuration.tracesRequests = true
-        return tracer
+        if newRelic != nil, try Settings.newRelicPropagateExternal.resolve(newRelicPropagateExternal) ?? false {
+            configuration.propagatesTraceContextToOrigins = true
+        }
+        return Tracers(datadog: datadog, newRelic: newRelic)
     }
 }

@@ -194,7 +194,7 @@ struct ServeCommand: AsyncParsableCommand {
         let server: ImageServer
         let metricsAddress: BindAddress?
         let exporter: TelemetryOptions.Export?
-        let datadog: DatadogTracer?
+        let tracers: MonitoringOptions.Tracers
         let ticker: MemoryTicker
         do {
             try await Self.signInToStores(configuration)
@@ -202,7 +202,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Before the server makes its HTTP clients, which take the tracer there is when they are made.
             exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
             if let exporter { TelemetryOptions.apply(exporter, to: &configuration) }
-            datadog = try monitoring.bootstrapDatadog(otel: exporter != nil, to: &configuration)
+            tracers = try monitoring.bootstrapTracers(otel: exporter != nil, to: &configuration)
             ticker = try memory.ticker(logger: configuration.logger)
             setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
             if let shared = configuration.sharedStore, await shared.bucketExists() != true {
@@ -233,7 +233,7 @@ struct ServeCommand: AsyncParsableCommand {
                 service: server.makeMetricsApplication(host: address.host, port: address.port))
         }
         // Services stop in reverse order: the exporter last, so the spans of the last requests are sent.
-        let exporters: [any Service] = [exporter?.service, datadog, server.makeMonitoringService()].compactMap { $0 }
+        let exporters = ([exporter?.service] + tracers.services + [server.makeMonitoringService()]).compactMap { $0 }
         var group = ServiceGroupConfiguration(
             services: exporters.map { .init(service: $0) } + [.init(service: app)]
                 + (metricsApp.map { [$0] } ?? [])

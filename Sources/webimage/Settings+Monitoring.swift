@@ -29,6 +29,9 @@ extension Settings {
         "new-relic-labels",
         ValueParser(expected: "key1=value1;key2=value2") { NewRelicMonitoring.labels($0) },
         imgproxy: ["IMGPROXY_NEW_RELIC_LABELS"])
+    static let newRelicPropagateExternal = Setting<Bool>(
+        "new-relic-propagate-external", .boolean, imgproxy: ["IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL"])
+    static let newRelicAccountID = Setting<String>("new-relic-account-id", .text)
     static let newRelicHost = Setting<String>("new-relic-host", .text)
     static let monitoringInterval = Setting<Double>("monitoring-interval", .number)
 
@@ -36,6 +39,7 @@ extension Settings {
     static let monitoring: [any SettingVariables] = [
         datadog, datadogAdditionalMetrics, datadogPropagateExternal, ddService, ddEnvironment, ddVersion, ddAgentHost,
         ddTraceAgentPort, ddTraceAgentURL, ddDogStatsDPort, cloudWatchServiceName, cloudWatchNamespace,
-        cloudWatchRegion, newRelicKey, newRelicAppName, newRelicLabels, newRelicHost, monitoringInterval,
+        cloudWatchRegion, newRelicKey, newRelicAppName, newRelicLabels, newRelicPropagateExternal, newRelicAccountID,
+        newRelicHost, monitoringInterval,
     ]
 }

@@ -19,12 +19,18 @@ package enum StageSpan {
         return try outcome.get()
     }
 
-    /// Records a span named `name` that ran from `start` to `end`, as a child of the current span: for work done
-    /// where the task's context does not reach (a thread of a ``WorkQueue``), reported once it is over.
-    package static func record(_ name: String, from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) {
+    /// Records a span named `name` that ran from `start` to `end`, as a child of the current span, failed with `error`
+    /// when there is one: for work done where the task's context does not reach (a thread of a ``WorkQueue``),
+    /// reported once it is over. `children` runs with the span as the current one, to record the spans under it.
+    package static func record(
+        _ name: String, from start: ContinuousClock.Instant, to end: ContinuousClock.Instant,
+        error: (any Error)? = nil, children: () -> Void = {}
+    ) {
         let now = ContinuousClock.now
         let wallNow = DefaultTracerClock.now
         let span = startSpan(name, at: wallInstant(start, now: now, wallNow: wallNow))
+        InstrumentationContext.withValue(span.context) { children() }
+        if let error { failed(span, error) }
         span.end(at: wallInstant(end, now: now, wallNow: wallNow))
     }
 

@@ -216,16 +216,32 @@ struct ImageResponder: Sendable {
             }
         }
         metrics.processingRuns.increment()
-        let tracing = tracing
-        let result = try await tracing.stage("processing") { _ throws(ImageServerError) in
-            let result = try await gate.run(reserved: reserved) { [processor, watermark] () throws(ImageServerError) in
-                try processor.process(data, options: options, request: format, watermark: watermark)
+        let waiting = ContinuousClock.now
+        let admitted: ContinuousClock.Instant
+        let outcome: Result<ProcessedImage, ImageServerError>
+        do {
+            (admitted, outcome) = try await gate.run(reserved: reserved) { [processor, watermark] in
+                let admitted = ContinuousClock.now
+                return (
+                    admitted,
+                    Result { () throws(ImageServerError) in
+                        try processor.process(data, options: options, request: format, watermark: watermark)
+                    }
+                )
             }
-            tracing.report(result.stages)
-            return result
+        } catch {
+            tracing.reportRun(waiting: waiting, admitted: nil, end: .now, stages: nil, error: error)
+            throw error
         }
-        metrics.processed(result.timings)
-        return result
+        switch outcome {
+        case .success(let processed):
+            tracing.reportRun(waiting: waiting, admitted: admitted, end: .now, stages: processed.stages, error: nil)
+            metrics.processed(processed.timings)
+            return processed
+        case .failure(let error):
+            tracing.reportRun(waiting: waiting, admitted: admitted, end: .now, stages: nil, error: error)
+            throw error
+        }
     }
 
     /// The largest source file for `options`: its `max_src_file_size` when it has one, else the server's.

@@ -22,7 +22,7 @@ public struct MonitoringConfiguration: Sendable {
 }
 
 extension MonitoringConfiguration {
-    /// Checks the interval (1 ms to a day), the agent's port and CloudWatch's names.
+    /// Checks the interval (1 ms to a day), the agent's port, New Relic's account and CloudWatch's names.
     func validate() throws(ImageServerConfigurationError) {
         try ImageServerConfigurationError.check(
             interval, in: .milliseconds(1) ... .seconds(86_400), "monitoring-interval", "must be 1 ms to 1 day")
@@ -33,6 +33,11 @@ extension MonitoringConfiguration {
         }
         if let newRelic, newRelic.key.isEmpty || newRelic.appName.isEmpty {
             throw ImageServerConfigurationError("new-relic", "needs a key and an application name")
+        }
+        if let id = newRelic?.accountID,
+            id.isEmpty || id.utf8.count > 20 || !id.utf8.allSatisfy({ (48...57).contains($0) })
+        {
+            throw ImageServerConfigurationError("new-relic-account-id", "must be the account's number")
         }
         if let cloudWatch {
             guard !cloudWatch.serviceName.isEmpty, !cloudWatch.namespace.isEmpty, !cloudWatch.region.isEmpty else {

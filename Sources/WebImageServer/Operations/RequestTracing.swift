@@ -20,4 +20,17 @@ struct RequestTracing: Sendable {
         guard enabled, let stages else { return }
         for stage in stages { StageSpan.record(stage.name, from: stage.start, to: stage.end) }
     }
+
+    /// Reports a run of `processing` that waited for its slot from `waiting` (imgproxy's `queue` span) and held it
+    /// from `admitted` to `end` (`processing`, its stages under it), both children of the current span; without
+    /// `admitted`, the wait failed with `error`.
+    func reportRun(
+        waiting: ContinuousClock.Instant, admitted: ContinuousClock.Instant?, end: ContinuousClock.Instant,
+        stages: [StageTime]?, error: ImageServerError?
+    ) {
+        guard enabled else { return }
+        guard let admitted else { return StageSpan.record("queue", from: waiting, to: end, error: error) }
+        StageSpan.record("queue", from: waiting, to: admitted)
+        StageSpan.record("processing", from: admitted, to: end, error: error) { report(stages) }
+    }
 }

@@ -4,7 +4,7 @@ import NIOHTTP1
 import Testing
 import WebImageTesting
 
-/// imgproxy's Datadog and CloudWatch settings on a real `webimage serve` started with only `IMGPROXY_*`, `DD_*` and
+/// imgproxy's Datadog, CloudWatch and New Relic settings on a real `webimage serve` started with only `IMGPROXY_*`, `DD_*` and
 /// `AWS_*` variables, in front of a local origin, reporting to local fakes: a Datadog agent (HTTP), a DogStatsD
 /// socket (UDP) and CloudWatch (HTTP), each recording what it gets.
 @Suite(.serialized) struct ServeMonitoringTests {
@@ -58,19 +58,28 @@ import WebImageTesting
             #expect(received.allSatisfy { $0.method == "PUT" && $0.path == "/v0.4/traces" })
             #expect(received.first?.headers["content-type"] == "application/msgpack")
             _ = await cloudWatch.requests { !$0.isEmpty }
-            _ = await newRelic.requests { !$0.isEmpty }
+            _ = await newRelic.requests { requests in
+                requests.contains { $0.path == "/metric/v1" }
+                    && ServeNewRelicTests.spans(requests).contains { $0["name"] as? String == "Custom/Queue" }
+            }
         }
         let trace = spans.filter { $0["trace_id"]?.number == 123 }
         let names = Set(trace.compactMap { $0["name"]?.text })
-        #expect(names.isSuperset(of: ["request", "downloading_image", "processing_image"]), "\(names)")
+        #expect(names.isSuperset(of: ["request", "queue", "downloading_source_image", "processing_image"]), "\(names)")
         let root = try #require(trace.first { $0["name"]?.text == "request" })
         #expect(root["parent_id"]?.number == 456)
         #expect(root["service"]?.text == "imgproxy")
         #expect(root["type"]?.text == "web")
         #expect(root["meta"]?["http.status_code"]?.text == "200")
         #expect(root["meta"]?["env"]?.text == "test")
-        let download = try #require(trace.first { $0["name"]?.text == "downloading_image" })
-        #expect(download["meta"]?["imgproxy.image_url"]?.text == origin.url(Self.image).absoluteString)
+        let download = try #require(trace.first { $0["name"]?.text == "downloading_source_image" })
+        #expect(download["meta"]?["imgproxy.source_image_url"]?.text == origin.url(Self.image).absoluteString)
+        // As imgproxy's, the wait for a processing slot is a span of the request, before the processing's.
+        let queue = try #require(trace.first { $0["name"]?.text == "queue" })
+        let processing = try #require(trace.first { $0["name"]?.text == "processing_image" })
+        #expect(queue["parent_id"]?.number == root["span_id"]?.number)
+        #expect(processing["parent_id"]?.number == root["span_id"]?.number)
+        #expect(try #require(queue["start"]?.number) <= (try #require(processing["start"]?.number)))
         // The origin gets the trace only when asked.
         let sent = origin.stats.values(of: "x-datadog-trace-id", for: Self.image)
         #expect(sent == (propagate ? ["123"] : []))
@@ -91,8 +100,15 @@ import WebImageTesting
         #expect(
             body.contains("Dimensions.member.1.Name=ServiceName&MetricData.member.1.Dimensions.member.1.Value=images"))
         #expect(put.headers["authorization"]?.contains("/eu-west-1/monitoring/aws4_request") == true)
-        let metrics = try #require(newRelic.requests.first)
-        #expect(metrics.path == "/metric/v1")
+        // New Relic traces the same requests beside Datadog, in a trace of its own.
+        let transactions = ServeNewRelicTests.spans(newRelic.requests)
+        let newRelicNames = Set(transactions.compactMap { $0["name"] as? String })
+        #expect(
+            newRelicNames.isSuperset(of: ["WebTransaction/Go/request", "Custom/Downloading source image"]),
+            "\(newRelicNames)")
+        // Either vendor's `_PROPAGATE_EXTERNAL` sends both vendors' headers.
+        #expect(origin.stats.values(of: "traceparent", for: Self.image).count == (propagate ? 1 : 0))
+        let metrics = try #require(newRelic.requests.first { $0.path == "/metric/v1" })
         #expect(metrics.headers["x-license-key"] == "license")
         let json = String(decoding: metrics.body, as: UTF8.self)
         #expect(json.contains("\"attributes\":{\"appName\":\"images\",\"env\":\"test\",\"team\":\"media\"}"), "\(json)")

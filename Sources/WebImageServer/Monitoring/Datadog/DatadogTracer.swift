@@ -7,7 +7,8 @@ import WebImage
 
 /// A swift-distributed-tracing tracer that sends spans to a Datadog agent's `/v0.4/traces` in msgpack, as imgproxy's
 /// dd-trace-go does with `IMGPROXY_DATADOG_ENABLE`: the request span `request` and its children under imgproxy's
-/// names (`request`, `downloading_image`, `processing_image`), tagged with the service, `env` and `version`.
+/// names (`request`, `queue`, `downloading_source_image`, `processing_image`), tagged with the service, `env` and
+/// `version`.
 ///
 /// Bootstrap it in `InstrumentationSystem` and run it as a service beside the server (it sends what it holds every
 /// second and on graceful shutdown). It continues a trace whose `x-datadog-trace-id` and `x-datadog-parent-id`
@@ -25,7 +26,7 @@ public final class DatadogTracer: Tracer, Service {
     /// The service of every span (`DD_SERVICE`, imgproxy's default `imgproxy`).
     public let service: String
     private let tags: [String: String]
-    private let pending = Locked<[DatadogSpanRecord]>([])
+    private let pending = SpanBuffer<DatadogSpanRecord>(limit: DatadogTracer.maximumPending)
     private let log: DropLog
 
     /// A tracer for `service`, sending to `agent`, each span tagged `env` and `version` when given.
@@ -43,17 +44,20 @@ public final class DatadogTracer: Tracer, Service {
     public func startSpan<Instant: TracerInstant>(
         _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
-    ) -> DatadogSpan {
-        let parent = context()
-        let caller = parent.datadogSpan
+    ) -> RecordingSpan {
+        var context = context()
+        let caller = context.datadogSpan
         let ids = DatadogSpanContext(
             traceID: caller?.traceID ?? Self.newID(), spanID: Self.newID(),
             samplingPriority: caller?.samplingPriority ?? 1, origin: caller?.origin,
             traceIDHigh: caller?.traceIDHigh)
-        return DatadogSpan(
-            name: operationName, context: parent, ids: ids, parentID: caller?.spanID ?? 0, kind: kind,
-            start: instant().nanosecondsSinceEpoch
-        ) { [weak self] record in self?.finished(record, priority: ids.samplingPriority) }
+        context.datadogSpan = ids
+        let parentID = caller?.spanID ?? 0
+        return RecordingSpan(
+            name: operationName, context: context, kind: kind, start: instant().nanosecondsSinceEpoch
+        ) { [weak self] span in
+            self?.finished(DatadogNames.record(span, ids: ids, parentID: parentID), priority: ids.samplingPriority)
+        }
     }
 
     /// Makes this tracer the process's, in swift-distributed-tracing's `InstrumentationSystem`: call once per process,
@@ -97,23 +101,12 @@ public final class DatadogTracer: Tracer, Service {
     /// Sends the spans every second until the service group shuts down, then once more.
     public func run() async throws {
         let sender = DatadogTraceSender(agent: agent, log: log)
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: .seconds(1)) } catch { break }
-                await sender.send(self.drain())
-            }
-        }
-        await sender.send(drain())
+        await pending.run { await sender.send($0) }
         await sender.shutdown()
     }
 
     /// The spans waiting, taken out.
-    func drain() -> [DatadogSpanRecord] {
-        pending.withLock { pending in
-            defer { pending = [] }
-            return pending
-        }
-    }
+    func drain() -> [DatadogSpanRecord] { pending.drain() }
 
     /// Keeps `record`, tagged with the service and the tracer's tags, to be sent.
     private func finished(_ record: DatadogSpanRecord, priority: Int) {
@@ -121,12 +114,7 @@ public final class DatadogTracer: Tracer, Service {
         record.service = service
         record.meta.merge(tags) { own, _ in own }
         if record.metrics["_dd.top_level"] != nil { record.metrics["_sampling_priority_v1"] = Double(priority) }
-        let kept = pending.withLock { pending in
-            guard pending.count < Self.maximumPending else { return false }
-            pending.append(record)
-            return true
-        }
-        if !kept { log.dropped("Datadog agent \(agent.absoluteString)", DatadogTraceSender.Full()) }
+        if !pending.append(record) { log.dropped("Datadog agent \(agent.absoluteString)", DatadogTraceSender.Full()) }
     }
 
     /// A random span or trace id, 1 to 2^63 - 1 (as dd-trace-go's).

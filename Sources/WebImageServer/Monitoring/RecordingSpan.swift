@@ -1,36 +1,30 @@
 import Tracing
 import WebImage
 
-/// A span of ``DatadogTracer``: recorded under a lock while it runs, handed to the tracer as a
-/// record in the agent's form (with imgproxy's name) when it ends.
-public final class DatadogSpan: Span {
-    /// The span's context: its parent's, with the span's Datadog ids.
+/// A span of the server's own tracers (``DatadogTracer``, ``NewRelicTracer``): recorded under a lock while it runs,
+/// handed to its tracer as a ``FinishedSpan`` when it ends, which the tracer turns into its vendor's record.
+public final class RecordingSpan: Span {
+    /// The span's context: its parent's, with the tracer's ids of the span.
     public let context: ServiceContext
-    private let ids: DatadogSpanContext
-    private let parentID: UInt64
     private let kind: SpanKind
     private let start: UInt64
     private let state: Locked<State>
-    private let finish: @Sendable (DatadogSpanRecord) -> Void
+    private let finish: @Sendable (FinishedSpan) -> Void
 
     /// What changes while the span runs.
     private struct State {
         var name: String
         var attributes: SpanAttributes = [:]
-        var error: (type: String, message: String)?
+        var error: FinishedSpan.Failure?
         var failed = false
         var ended = false
     }
 
     init(
-        name: String, context: ServiceContext, ids: DatadogSpanContext, parentID: UInt64, kind: SpanKind,
-        start: UInt64, finish: @escaping @Sendable (DatadogSpanRecord) -> Void
+        name: String, context: ServiceContext, kind: SpanKind, start: UInt64,
+        finish: @escaping @Sendable (FinishedSpan) -> Void
     ) {
-        var context = context
-        context.datadogSpan = ids
         self.context = context
-        self.ids = ids
-        self.parentID = parentID
         self.kind = kind
         self.start = start
         self.finish = finish
@@ -43,7 +37,7 @@ public final class DatadogSpan: Span {
         set { state.withLock { $0.name = newValue } }
     }
 
-    /// The span's attributes; those of the request and the source become imgproxy's tags.
+    /// The span's attributes; those of the request and the source become imgproxy's.
     public var attributes: SpanAttributes {
         get { state.withLock { $0.attributes } }
         set { state.withLock { $0.attributes = newValue } }
@@ -52,26 +46,26 @@ public final class DatadogSpan: Span {
     /// Whether the span has not ended.
     public var isRecording: Bool { state.withLock { !$0.ended } }
 
-    /// An error status sets the span's error flag.
+    /// An error status marks the span failed.
     public func setStatus(_ status: SpanStatus) {
         guard status.code == .error else { return }
         state.withLock { $0.failed = true }
     }
 
-    /// Events are not sent (dd-trace-go's spans have none).
+    /// Events are not sent (imgproxy's agents send none).
     public func addEvent(_ event: SpanEvent) {}
 
     /// Links are not sent.
     public func addLink(_ link: SpanLink) {}
 
-    /// Sets the error flag, `error.type` and `error.message`.
+    /// Marks the span failed with `error` (the first one recorded is kept).
     public func recordError<Instant: TracerInstant>(
         _ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant
     ) {
-        let recorded = (type: String(reflecting: type(of: error)), message: String(describing: error))
+        let recorded = FinishedSpan.Failure(error)
         state.withLock {
             $0.failed = true
-            $0.error = recorded
+            if $0.error == nil { $0.error = recorded }
         }
     }
 
@@ -84,21 +78,9 @@ public final class DatadogSpan: Span {
             return state
         }
         guard let ended else { return }
-        var record = DatadogNames.record(
-            name: ended.name, isRoot: kind == .server,
-            attributes: ended.attributes)
-        record.traceID = ids.traceID
-        record.spanID = ids.spanID
-        record.parentID = parentID
-        record.start = Int64(clamping: start)
-        record.duration = end > start ? Int64(clamping: end - start) : 0
-        record.error = ended.failed
-        if let error = ended.error {
-            record.meta["error.type"] = error.type
-            record.meta["error.message"] = error.message
-        }
-        if let high = ids.traceIDHigh { record.meta["_dd.p.tid"] = high }
-        if let origin = ids.origin { record.meta["_dd.origin"] = origin }
-        finish(record)
+        finish(
+            FinishedSpan(
+                name: ended.name, kind: kind, attributes: ended.attributes, failed: ended.failed, error: ended.error,
+                start: start, end: max(start, end)))
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// New Relic's Metric API (`POST /metric/v1`, the license key in `X-License-Key`): every interval the gauges
-/// imgproxy's Go agent records as custom metrics, `imgproxy/workers`, `imgproxy/requests_in_progress`,
-/// `imgproxy/images_in_progress` and `imgproxy/workers_utilization`, with the attributes `appName` and each label
-/// (imgproxy's `IMGPROXY_NEW_RELIC_KEY`, `_APP_NAME`, `_LABELS`).
+/// New Relic (imgproxy's `IMGPROXY_NEW_RELIC_KEY`, `_APP_NAME`, `_LABELS`): every interval the gauges imgproxy's Go
+/// agent records as custom metrics, `imgproxy/workers`, `imgproxy/requests_in_progress`, `imgproxy/images_in_progress`
+/// and `imgproxy/workers_utilization`, to the Metric API (`POST /metric/v1`, the license key in `X-License-Key`),
+/// with the attributes `appName` and each label; with a ``NewRelicTracer``, the requests' spans to the Trace API and
+/// their errors to the Event API.
 public struct NewRelicMonitoring: Sendable {
     /// The license key.
     public var key: String
@@ -11,28 +12,59 @@ public struct NewRelicMonitoring: Sendable {
     public var appName: String
     /// The labels, `key1=value1;key2=value2` in imgproxy's variable.
     public var labels: [String: String]
-    /// The Metric API's base URL: `https://metric-api.newrelic.com`, `https://metric-api.eu.newrelic.com` for an EU
-    /// key (one starting `eu`), or a host of your own.
-    public var endpoint: URL
+    /// The account's id, which the Event API's URL and the `tracestate` entry New Relic reads name: without it, a
+    /// request's error is sent on its spans only, and origins get `traceparent` alone.
+    public var accountID: String?
+    /// One base URL for the Metric, Trace and Event APIs (a proxy, or a local fake), or `nil` for New Relic's own hosts
+    /// of the key's region.
+    public var endpoint: URL?
 
     /// Reporting with `key` for `appName`, to `endpoint` (New Relic's of the key's region when `nil`).
-    public init(key: String, appName: String = "imgproxy", labels: [String: String] = [:], endpoint: URL? = nil) {
+    public init(
+        key: String, appName: String = "imgproxy", labels: [String: String] = [:], accountID: String? = nil,
+        endpoint: URL? = nil
+    ) {
         self.key = key
         self.appName = appName
         self.labels = labels
-        self.endpoint = endpoint ?? Self.metricAPI(key: key)
+        self.accountID = accountID
+        self.endpoint = endpoint
     }
+
+    /// Whether `key` is a key of the EU region (`eu01xx…`).
+    private static func isEU(_ key: String) -> Bool { key.lowercased().hasPrefix("eu") }
 
     /// New Relic's Metric API host for `key`: the EU one for a key of the EU region (`eu01xx…`).
     public static func metricAPI(key: String) -> URL {
-        let eu = key.lowercased().hasPrefix("eu")
-        return URL(string: eu ? "https://metric-api.eu.newrelic.com" : "https://metric-api.newrelic.com")!
+        URL(string: isEU(key) ? "https://metric-api.eu.newrelic.com" : "https://metric-api.newrelic.com")!
+    }
+
+    /// New Relic's Trace API host for `key`.
+    public static func traceAPI(key: String) -> URL {
+        URL(string: isEU(key) ? "https://trace-api.eu.newrelic.com" : "https://trace-api.newrelic.com")!
+    }
+
+    /// New Relic's Event API host for `key`.
+    public static func eventAPI(key: String) -> URL {
+        URL(
+            string: isEU(key)
+                ? "https://insights-collector.eu01.nr-data.net" : "https://insights-collector.newrelic.com")!
     }
 
     /// The URL the metrics are posted to.
-    var metricsURL: String {
-        let base = endpoint.absoluteString
-        return (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/metric/v1"
+    var metricsURL: String { Self.join(endpoint ?? Self.metricAPI(key: key), "/metric/v1") }
+
+    /// The URL the spans are posted to.
+    var tracesURL: String { Self.join(endpoint ?? Self.traceAPI(key: key), "/trace/v1") }
+
+    /// The URL the error events are posted to, with an account.
+    var eventsURL: String? {
+        accountID.map { Self.join(endpoint ?? Self.eventAPI(key: key), "/v1/accounts/\($0)/events") }
+    }
+
+    private static func join(_ base: URL, _ path: String) -> String {
+        let text = base.absoluteString
+        return (text.hasSuffix("/") ? String(text.dropLast()) : text) + path
     }
 
     /// The Metric API body of one reading taken at `date`: one block, the attributes in `common`.

@@ -132,8 +132,11 @@ struct ProcessingGateTests {
         let calls = Calls()
         let gate = ProcessingGate(
             slots: 2, queueLimit: 4, queueTimeout: .seconds(30), metrics: ServerMetrics(), whenIdle: { calls.add() })
+        let ran = ContinuousClock.now
         _ = try await gate.run { () throws(ImageServerError) in 1 }
-        #expect(calls.value == 0, "not at once")
+        // Not at once: checked only when this test was not held up for the second itself (a loaded machine can).
+        let checkedEarly = ContinuousClock.now - ran < .milliseconds(500)
+        #expect(!checkedEarly || calls.value == 0, "not at once")
         try await Blocker.until { calls.value == 1 }
         // A run that ends while another is in progress makes no call, however long the machine takes; the last
         // run's end makes one.

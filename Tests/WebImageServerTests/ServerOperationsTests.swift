@@ -69,7 +69,7 @@ struct ServerOperationsTests {
             #expect(metrics.value(prefix + "request_duration_seconds_count") == 4)
             #expect(metrics.value(prefix + "download_duration_seconds_count") == 1)
             #expect(metrics.value(prefix + "processing_duration_seconds_count") == 1)
-            for span in ["queue", "downloading_image", "processing_image"] {
+            for span in ["queue", "downloading_source_image", "processing_image"] {
                 #expect(metrics.value(prefix + "request_span_duration_seconds_count", ["span": span]) == 1, "\(span)")
             }
             #expect(metrics.value(prefix + "buffer_size_bytes_count", ["type": "download"]) == 1)

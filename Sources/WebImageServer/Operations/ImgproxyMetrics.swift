@@ -11,7 +11,7 @@ import WebImage
 /// | `status_codes_total` | counter | `status` |
 /// | `errors_total` | counter | `type`: `path_parsing`, `security`, `download`, `timeout`, `image_data_size`, `queue`, `processing` |
 /// | `request_duration_seconds` | histogram | |
-/// | `request_span_duration_seconds` | histogram | `span`: `queue`, `downloading_image`, `processing_image` |
+/// | `request_span_duration_seconds` | histogram | `span`: `queue`, `downloading_source_image`, `processing_image` |
 /// | `download_duration_seconds` | histogram | (imgproxy 3) |
 /// | `processing_duration_seconds` | histogram | (imgproxy 3) |
 /// | `buffer_size_bytes` | histogram | `type`: `download` (imgproxy 3: the sizes of downloaded sources) |
@@ -46,7 +46,7 @@ struct ImgproxyMetrics: Sendable {
                 label: prefix + "request_span_duration_seconds", dimensions: [("span", name)], factory: factory)
         }
         queueSpan = span("queue")
-        downloadSpan = span("downloading_image")
+        downloadSpan = span("downloading_source_image")
         processingSpan = span("processing_image")
         downloadDuration = CoreMetrics.Timer(label: prefix + "download_duration_seconds", factory: factory)
         processingDuration = CoreMetrics.Timer(label: prefix + "processing_duration_seconds", factory: factory)

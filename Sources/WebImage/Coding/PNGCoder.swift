@@ -4,10 +4,10 @@ import Foundation
 /// PNG decoding and encoding with libspng, and APNG animation decoding.
 ///
 /// Decodes every colour type and bit depth (16-bit samples are rounded to 8, or kept beside their rounding with
-/// ``DecodingOptions/keepsHighBitDepth``; a frame with 16-bit pixels is written with 16-bit samples), palette and `tRNS` transparency and
-/// Adam7 interlacing; rejects CRC errors in any chunk. An `eXIf` orientation is applied. APNG files decode to all their frames
-/// (see `APNGDecoder`) unless ``DecodingOptions/firstFrameOnly`` is set; animated images encode as APNG
-/// (`APNGEncoder`).
+/// ``DecodingOptions/keepsHighBitDepth``; a frame with 16-bit pixels is written with 16-bit samples), palette and
+/// `tRNS` transparency and Adam7 interlacing; rejects CRC errors in any chunk. An `eXIf` orientation is applied. APNG
+/// files decode to all their frames (see `APNGDecoder`) unless ``DecodingOptions/firstFrameOnly`` is set; animated
+/// images encode as APNG (`APNGEncoder`).
 public struct PNGCoder: ImageCoding {
     /// Whether libspng's limits on chunks (64 MiB for one chunk, and for the chunks it keeps in all) are lifted, as
     /// libvips' `unlimited` lifts its PNG loader's (imgproxy's `IMGPROXY_PNG_UNLIMITED`). Default `false`.

@@ -132,6 +132,10 @@ struct PreserveHDRServerTests {
             #expect(Self.pixiDepth(Data(avif.body.readableBytesView)) == 12)
             let off = try await harness.get(harness.url("\(Self.fill)/f:avif/ph:0", "/rgb16.png"))
             #expect(Self.pixiDepth(Data(off.body.readableBytesView)) == 8)
+            // A 12-bit AVIF source gives a 16-bit PNG.
+            harness.origin.register(Data(avif.body.readableBytesView), at: "/rgb12.avif", contentType: "image/avif")
+            let fromAVIF = try await harness.get(harness.url("rs:fit:50:50/f:png", "/rgb12.avif"))
+            #expect(Self.pngHeader(fromAVIF) == (16, 2))
             let jxl = try await harness.get(harness.url("\(Self.fill)/f:jxl", "/rgb16.tif"))
             #expect(jxl.status.code == 200 && jxl.headers[.contentType] == "image/jxl")
         }

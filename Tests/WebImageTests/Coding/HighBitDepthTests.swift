@@ -196,12 +196,29 @@ import WebImageTesting
     }
 
     @Test func avifAndJPEGXLResultsKeepMoreThanEightBits() throws {
-        let pixels = Self.gradient()
+        // A smooth picture: AV1's 4:2:0 chroma and libavif's 8-bit and 16-bit conversions agree on it.
+        let pixels = PixelBuffer16(width: 64, height: 48) { output in
+            for y in 0..<48 {
+                for x in 0..<64 {
+                    let index = (y * 64 + x) * 4
+                    (output[index], output[index + 1]) = (UInt16(x * 1000 + 77), UInt16(y * 1300 + 5))
+                    (output[index + 2], output[index + 3]) = (30011, .max)
+                }
+            }
+        }
         let avif = try ImageCoders.default.encode(Self.still(pixels), as: .avif, options: .default)
         #expect(Self.pixiDepth(avif) == 12)
-        #expect(try ImageCoders.default.decode(avif, options: .default).size == pixels.size)
+        // Read back at 16 bits: 12-bit samples scaled, close to the source, as the 8-bit decode is.
+        let back16 = try #require(try ImageCoders.default.decode(avif, options: Self.deep).frames[0].deepPixels)
+        #expect(back16.samples.contains { $0 % 257 != 0 })
+        let back8 = try ImageCoders.default.decode(avif, options: .default).pixels
+        for decoded in [back16.narrowed, back8] {
+            let error = zip(decoded.bytes, pixels.narrowed.bytes).map { abs(Int($0) - Int($1)) }
+            #expect(Double(error.reduce(0, +)) / Double(error.count) < 2)
+        }
         let eightBit = try ImageCoders.default.encode(Image(pixels: pixels.narrowed), as: .avif, options: .default)
         #expect(Self.pixiDepth(eightBit) == 8)
+        #expect(try ImageCoders.default.decode(eightBit, options: Self.deep).frames[0].deepPixels == nil)
         // A lossless 16-bit JPEG XL decodes (to 8 bits here) to the rounding of its samples.
         let jxl = try ImageCoders.default.encode(
             Self.still(Self.gradient(alpha: true)), as: .jxl, options: EncodingOptions(lossless: true))
@@ -209,6 +226,19 @@ import WebImageTesting
         let differences = zip(back.pixels.bytes, Self.gradient(alpha: true).narrowed.bytes).map {
             abs(Int($0) - Int($1))
         }
+        #expect(differences.max() ?? 0 <= 1)
+        // Read back at 16 bits, a lossless file gives every sample back.
+        let exact = try ImageCoders.default.decode(jxl, options: Self.deep)
+        #expect(exact.frames[0].deepPixels == Self.gradient(alpha: true))
+    }
+
+    @Test func theSixteenBitJPEGXLFixtureDecodesAtSixteenBits() throws {
+        let data = try Fixtures.data("formats/images/jxl_16bit.jxl")
+        let image = try ImageCoders.default.decode(data, options: Self.deep)
+        let deep = try #require(image.frames[0].deepPixels)
+        #expect(deep.samples.contains { $0 % 257 != 0 })
+        let plain = try ImageCoders.default.decode(data, options: .default)
+        let differences = zip(plain.pixels.bytes, deep.narrowed.bytes).map { abs(Int($0) - Int($1)) }
         #expect(differences.max() ?? 0 <= 1)
     }
 

@@ -10,9 +10,19 @@ public enum FuzzEntries {
     /// Small enough that a claimed-huge image is refused quickly, large enough for every corpus file.
     public static let limits = DecodingLimits(maxPixelsPerFrame: 16_000_000, maxTotalBytes: 256 << 20, maxFrames: 200)
 
-    /// A full decode of every frame, keeping the EXIF block and XMP packet (so their readers see every input).
+    /// A full decode of every frame, keeping the EXIF block and XMP packet (so their readers see every input); when
+    /// the last byte is odd, also keeping 16-bit samples and the colour profile (the PNG and TIFF decoders' 16-bit
+    /// path), then encoding a first frame kept at 16 bits again as PNG and TIFF (their 16-bit writers).
     public static func decode(_ data: Data) {
-        _ = try? ImageCoders.default.decode(data, options: DecodingOptions(limits: limits, keepsMetadata: true))
+        let deep = (data.last ?? 0) & 1 == 1
+        var options = DecodingOptions(limits: limits, keepsColorProfile: deep, keepsMetadata: true)
+        options.keepsHighBitDepth = deep
+        guard let image = try? ImageCoders.default.decode(data, options: options), image.frames[0].deepPixels != nil
+        else { return }
+        let still = Image(frames: [image.frames[0]], colorProfile: image.colorProfile)
+        for format in [ImageFormat.png, .tiff] {
+            _ = try? ImageCoders.default.encode(still, as: format, options: EncodingOptions(firstFrameOnly: true))
+        }
     }
 
     /// A first-frame shrink-on-load decode to a target of 1 to 256 pixels a side, taken from the first two bytes; an

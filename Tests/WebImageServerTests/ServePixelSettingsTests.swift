@@ -65,21 +65,22 @@ struct ServePixelSettingsTests {
         #expect(!errors.contains("IMGPROXY_USE_LINEAR_COLORSPACE"), "\(errors)")
     }
 
-    /// `IMGPROXY_PRESERVE_HDR` and `ph` are read (the variable leaves the warning); a 16-bit PNG answers an 8-bit PNG
-    /// either way, as the README says: the pipeline is 8-bit.
+    /// `IMGPROXY_PRESERVE_HDR`, `--preserve-hdr` and `ph` are read (the variable leaves the warning): a 16-bit PNG
+    /// answers a 16-bit PNG with preserve_hdr on, from the setting or the URL, and an 8-bit one with it off.
     @Test(arguments: [
-        ([String](), [String: String](), "w:16"), ([], ["IMGPROXY_PRESERVE_HDR": "true"], "w:16"),
-        (["--preserve-hdr"], [:], "w:16/ph:0"), ([], [:], "w:16/preserve_hdr:1"),
+        ([String](), [String: String](), "w:16", UInt8(8)), ([], ["IMGPROXY_PRESERVE_HDR": "true"], "w:16", 16),
+        (["--preserve-hdr"], [:], "w:16/ph:0", 8), (["--preserve-hdr"], [:], "w:16", 16),
+        ([], [:], "w:16/preserve_hdr:1", 16),
     ])
-    func preserveHDRIsReadAndResultsStayEightBit(
-        arguments: [String], environment: [String: String], options: String
+    func preserveHDRIsReadAndKeepsSixteenBits(
+        arguments: [String], environment: [String: String], options: String, depth: UInt8
     ) async throws {
         let errors = try await Self.serving(arguments, environment: environment) { url in
             let response = try await ServeImgproxyEnvironmentTests.get(url(options, "/deep.png"))
             #expect(response.status == 200)
             let bytes = [UInt8](response.data)
             // The IHDR chunk's bit depth, after the signature, the chunk's length and type, width and height.
-            #expect(bytes.count > 24 && bytes[24] == 8, "an 8-bit PNG")
+            #expect(bytes.count > 24 && bytes[24] == depth, "a \(depth)-bit PNG")
         }
         #expect(!errors.contains("IMGPROXY_PRESERVE_HDR"), "\(errors)")
     }

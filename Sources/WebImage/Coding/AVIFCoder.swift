@@ -3,7 +3,8 @@ import Foundation
 /// AVIF decoding and encoding with libavif (dav1d to decode, libaom to encode).
 ///
 /// Decodes stills and sequences (every frame, with its duration), with or without alpha, at 8, 10 or 12 bits per
-/// sample (reduced to 8). The container's `irot`/`imir` are applied like an EXIF orientation, and an ICC profile
+/// sample (reduced to 8; a still's 10 or 12 bits kept as 16 with ``DecodingOptions/keepsHighBitDepth``, its profile
+/// then applied at 16 bits). The container's `irot`/`imir` are applied like an EXIF orientation, and an ICC profile
 /// in `colr` is converted to sRGB unless ``DecodingOptions/keepsColorProfile`` is set. The limits are checked from
 /// the container before any frame is decoded. AVIF has no decoder-side scaling: with ``DecodingOptions/targetSize``
 /// a thumbnail the file carries that still covers it is decoded instead of a still or a first frame (as imgproxy's
@@ -11,7 +12,7 @@ import Foundation
 /// ``DecodingOptions/prefersThumbnail``, its smallest thumbnail is decoded whatever its size.
 ///
 /// Encodes with ``EncodingOptions/quality`` mapped to libavif's quantizer and ``EncodingOptions/speed`` (default
-/// ``defaultSpeed``); animated images become AVIF sequences.
+/// ``defaultSpeed``); animated images become AVIF sequences; a still with 16-bit pixels is written at 12 bits.
 public struct AVIFCoder: ImageCoding {
     /// The encoder speed used when ``EncodingOptions/speed`` is `nil`.
     ///

@@ -82,6 +82,12 @@ struct AVIFDecoder: ~Copyable {
             let status = avifDecoderNextImage(raw)
             if status == AVIF_RESULT_NO_IMAGES_REMAINING, !frames.isEmpty { break }
             try Self.check(status)
+            if wanted == 1, options.keepsHighBitDepth,
+                let deep = try nextDeepPixels(size: size, color: color, limits: options.limits)
+            {
+                frames.append(ImageFrame(deepPixels: deep.oriented(from: orientation)))
+                continue
+            }
             let pixels = try nextPixels(size: size, color: color)
             let duration = raw.pointee.imageTiming.duration
             frames.append(
@@ -119,6 +125,31 @@ struct AVIFDecoder: ~Copyable {
         }
         try Self.check(status)
         return pixels
+    }
+
+    /// The current frame at 16 bits (``DecodingOptions/keepsHighBitDepth``) when it has more than 8 bits a sample;
+    /// `nil` otherwise, or when its profile is not one ``DeepColorConversion`` applies.
+    private func nextDeepPixels(
+        size: PixelSize, color: ColorHandling, limits: DecodingLimits
+    ) throws(WebImageError) -> PixelBuffer16? {
+        guard let image = raw.pointee.image, image.pointee.depth > 8, Int(image.pointee.width) == size.width,
+            Int(image.pointee.height) == size.height
+        else { return nil }
+        try limits.checkDeepFrame(width: size.width, height: size.height)
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.depth = 16
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        var status = AVIF_RESULT_OK
+        let pixels = PixelBuffer16(width: size.width, height: size.height) { output in
+            // libavif writes 16-bit samples in the host's byte order.
+            rgb.pixels = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: UInt8.self)
+            rgb.rowBytes = UInt32(size.width * 8)
+            status = avifImageYUVToRGB(image, &rgb)
+        }
+        try Self.check(status)
+        guard color.transform != nil else { return pixels }
+        return iccProfile.flatMap { DeepColorConversion.converted(pixels, from: $0) }
     }
 
     static func check(_ status: avifResult) throws(WebImageError) {

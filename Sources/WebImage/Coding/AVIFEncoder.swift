@@ -1,7 +1,8 @@
 import CAVIF
 import Foundation
 
-/// Encodes stills and sequences with libavif (AV1 through libaom): 8-bit 4:2:0, full range, sRGB `nclx` colour
+/// Encodes stills and sequences with libavif (AV1 through libaom): 8-bit 4:2:0, or 12-bit for a still with 16-bit
+/// pixels (``ImageFrame/deepPixels``, as libvips' `heifsave` writes 16-bit images), full range, sRGB `nclx` colour
 /// unless a profile is embedded, alpha only when some pixel is transparent.
 enum AVIFEncoder {
     static func encode(_ image: Image, options: EncodingOptions) throws(WebImageError) -> Data {
@@ -19,7 +20,9 @@ enum AVIFEncoder {
         let single = color.frames.count == 1
         let flags = single ? avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue) : 0
         for frame in color.frames {
-            let status = try withAVIFImage(frame.pixels, opaque: image.isOpaque, profile: color.profile) { avif in
+            let deep = single ? frame.deepPixels : nil
+            let opaque = deep?.isOpaque ?? image.isOpaque
+            let status = try withAVIFImage(frame.pixels, deep: deep, opaque: opaque, profile: color.profile) { avif in
                 if let exif = color.exif {
                     exif.withUnsafeBytes {
                         avifImageSetMetadataExif(avif, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
@@ -53,13 +56,15 @@ enum AVIFEncoder {
     }
 
     private static func withAVIFImage(
-        _ pixels: PixelBuffer, opaque: Bool, profile: Data?, _ body: (UnsafeMutablePointer<avifImage>) -> avifResult
+        _ pixels: PixelBuffer, deep: PixelBuffer16?, opaque: Bool, profile: Data?,
+        _ body: (UnsafeMutablePointer<avifImage>) -> avifResult
     ) throws(WebImageError) -> avifResult {
         guard pixels.width <= 65536, pixels.height <= 65536 else {
             throw WebImageError(.encodingFailed, "AV1 frames are at most 65536 pixels wide and high")
         }
         guard
-            let avif = avifImageCreate(UInt32(pixels.width), UInt32(pixels.height), 8, AVIF_PIXEL_FORMAT_YUV420)
+            let avif = avifImageCreate(
+                UInt32(pixels.width), UInt32(pixels.height), deep == nil ? 8 : 12, AVIF_PIXEL_FORMAT_YUV420)
         else { throw WebImageError(.encodingFailed, "libavif could not allocate an image") }
         defer { avifImageDestroy(avif) }
         avif.pointee.yuvRange = AVIF_RANGE_FULL
@@ -75,13 +80,25 @@ enum AVIFEncoder {
         }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, avif)
-        rgb.depth = 8
+        rgb.depth = deep == nil ? 8 : 16
         rgb.format = AVIF_RGB_FORMAT_RGBA
         rgb.ignoreAlpha = opaque ? 1 : 0
-        let status = pixels.bytes.withUnsafeBufferPointer { source in
-            rgb.pixels = UnsafeMutablePointer(mutating: source.baseAddress)
-            rgb.rowBytes = UInt32(pixels.bytesPerRow)
-            return avifImageRGBToYUV(avif, &rgb)
+        let status: avifResult
+        if let deep {
+            status = deep.samples.withUnsafeBytes { source in
+                // libavif reads the row bytes as 16-bit samples in the host's order when `depth` is 16.
+                rgb.pixels = source.baseAddress.map {
+                    UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self))
+                }
+                rgb.rowBytes = UInt32(deep.samplesPerRow * 2)
+                return avifImageRGBToYUV(avif, &rgb)
+            }
+        } else {
+            status = pixels.bytes.withUnsafeBufferPointer { source in
+                rgb.pixels = UnsafeMutablePointer(mutating: source.baseAddress)
+                rgb.rowBytes = UInt32(pixels.bytesPerRow)
+                return avifImageRGBToYUV(avif, &rgb)
+            }
         }
         try check(status)
         return body(avif)

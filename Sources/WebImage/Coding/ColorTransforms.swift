@@ -40,6 +40,8 @@ struct ColorHandling {
     let transform: ColorTransform?
     /// The profile to carry on the decoded ``Image``, when the pixels keep their source colours.
     let keptProfile: Data?
+    /// The profile ``transform`` applies, for decoders that apply it at 16 bits (``DeepColorConversion``).
+    let appliedProfile: Data?
 
     /// The handling of `profile` (the embedded ICC bytes, if any) for `source` pixels.
     ///
@@ -50,13 +52,14 @@ struct ColorHandling {
     /// profile changes every level), any profile that does not describe the pixels is ignored.
     init(profile: Data?, source: ColorSource = .rgba, options: DecodingOptions) {
         guard let profile, !profile.isEmpty else {
-            (transform, keptProfile) = (nil, nil)
+            (transform, keptProfile, appliedProfile) = (nil, nil, nil)
             return
         }
         if options.keepsColorProfile && source == .rgba && ColorTransform.profile(profile, describes: .rgba) {
-            (transform, keptProfile) = (nil, profile)
+            (transform, keptProfile, appliedProfile) = (nil, profile, nil)
         } else {
-            (transform, keptProfile) = (ColorTransforms.transform(for: profile, source: source), nil)
+            transform = ColorTransforms.transform(for: profile, source: source)
+            (keptProfile, appliedProfile) = (nil, transform == nil ? nil : profile)
         }
     }
 

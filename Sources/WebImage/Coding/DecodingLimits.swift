@@ -34,6 +34,16 @@ public struct DecodingLimits: Sendable, Hashable {
         }
     }
 
+    /// As ``checkFrame(width:height:)``, for a frame kept at 16 bits per sample: its 8 bytes a pixel and the 4 of its
+    /// 8-bit rounding must fit in ``maxTotalBytes``.
+    public func checkDeepFrame(width: Int, height: Int) throws(WebImageError) {
+        try checkFrame(width: width, height: height)
+        let (bytes, overflow) = (width * height).multipliedReportingOverflow(by: 12)
+        guard !overflow, bytes <= maxTotalBytes else {
+            throw WebImageError(.tooLarge, "\(width)x\(height) at 16 bits exceeds the limit of \(maxTotalBytes) bytes")
+        }
+    }
+
     /// Throws ``WebImageError/Code/tooLarge`` unless `frames` frames of `width` by `height` fit.
     public func checkAnimation(width: Int, height: Int, frames: Int) throws(WebImageError) {
         try checkFrame(width: width, height: height)

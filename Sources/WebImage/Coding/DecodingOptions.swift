@@ -33,14 +33,21 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Decode a HEIF file's (HEIC or AVIF) embedded thumbnail instead of its primary image, whatever ``targetSize``
     /// is, when it has one (imgproxy's `enforce_thumbnail`). Default: `false`. Other formats ignore it.
     public var prefersThumbnail: Bool
+    /// Keep more than 8 bits per sample where the source has them: a still 16-bit PNG, a TIFF of 16-bit unsigned
+    /// samples (RGB or grey, chunky), a still 10- or 12-bit AVIF (scaled to 16 bits) and a still JPEG XL of more than 8
+    /// bits decode to frames with ``ImageFrame/deepPixels`` beside their 8-bit rounding (an
+    /// RGB profile to apply is applied at 16 bits), unless a grey profile must be applied to grey samples (those
+    /// decode to 8 bits). Default: `false`. Other formats, and animations, ignore it.
+    public var keepsHighBitDepth: Bool
 
     /// Creates options; by default a full-size decode of every frame, upright, with the default limits.
     public init(
         targetSize: PixelSize? = nil, firstFrameOnly: Bool = false, appliesOrientation: Bool = true,
         limits: DecodingLimits = .default, keepsColorProfile: Bool = false,
         keepsMetadata: Bool = false, appliesPNGGamma: Bool = true, prefersThumbnail: Bool = false,
-        shrinkFactor: Double? = nil
+        shrinkFactor: Double? = nil, keepsHighBitDepth: Bool = false
     ) {
+        self.keepsHighBitDepth = keepsHighBitDepth
         self.shrinkFactor = shrinkFactor
         self.prefersThumbnail = prefersThumbnail
         self.targetSize = targetSize

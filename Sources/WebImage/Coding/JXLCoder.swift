@@ -4,7 +4,8 @@ import Foundation
 /// JPEG XL decoding and encoding with libjxl, from and to memory.
 ///
 /// Decodes bare codestreams and the ISOBMFF container, lossy (VarDCT) and lossless (modular), 8 to 16 bits per
-/// sample (reduced to 8 bits by libjxl, rounding), grey or colour, with alpha, animations (every frame composited by
+/// sample (reduced to 8 bits by libjxl, rounding; a still of more than 8 bits decoded to 16 with
+/// ``DecodingOptions/keepsHighBitDepth``), grey or colour, with alpha, animations (every frame composited by
 /// libjxl, with its duration; or only the first), and files made from a JPEG for reconstruction (their pixels).
 /// The codestream's orientation is applied unless ``DecodingOptions/appliesOrientation`` is off. Colours: lossy
 /// images are handed out as sRGB by libjxl itself; images stored in another space (an ICC profile or one of the

@@ -12,9 +12,11 @@ import Foundation
 /// and allocates its image planes with plain `malloc`, so before any frame is decoded the planes the header declares
 /// (``planeBytes``: colour and extra channels, 4 bytes a sample) are checked against the same cap.
 struct JXLDecoder: ~Copyable {
-    private let raw: OpaquePointer
+    /// libjxl's decoder.
+    let raw: OpaquePointer
     private let runner: UnsafeMutableRawPointer?
-    private let budget: UnsafeMutablePointer<wi_jxl_budget>
+    /// The memory budget libjxl allocates through.
+    let budget: UnsafeMutablePointer<wi_jxl_budget>
     /// The basic information, read when the decoder is made.
     let basic: JxlBasicInfo
 
@@ -173,6 +175,10 @@ struct JXLDecoder: ~Copyable {
                 throw WebImageError(.corruptData, "a JPEG XL frame header is unreadable")
             }
             try next(expecting: JXL_DEC_NEED_IMAGE_OUT_BUFFER)
+            if !animated, options.keepsHighBitDepth, basic.bits_per_sample > 8, color.transform == nil || !isGrey {
+                frames.append(try deepFrame(size: size, color: color, limits: options.limits))
+                break
+            }
             let pixels = try framePixels(size: size, format: &format, color: color)
             frames.append(ImageFrame(pixels: pixels, duration: animated ? Double(header.duration) * tick : 0))
             if options.firstFrameOnly { break }
@@ -181,36 +187,14 @@ struct JXLDecoder: ~Copyable {
         let orientation = options.appliesOrientation ? self.orientation : .up
         let metadata = metadata()
         return Image(
-            frames: frames.map { ImageFrame(pixels: $0.pixels.oriented(from: orientation), duration: $0.duration) },
+            frames: frames.map {
+                ImageFrame(
+                    pixels: $0.pixels.oriented(from: orientation),
+                    deepPixels: $0.deepPixels?.oriented(from: orientation), duration: $0.duration)
+            },
             loopCount: animated && frames.count > 1 ? Int(basic.animation.num_loops) : 0, format: .jxl,
             sourceOrientation: orientation, isOpaque: hasAlpha ? nil : true, colorProfile: color.keptProfile,
             exif: metadata.exif, xmp: metadata.xmp)
-    }
-
-    /// Runs the decoder into a new buffer until the frame is complete, then converts its colours.
-    private func framePixels(
-        size: PixelSize, format: inout JxlPixelFormat, color: ColorHandling
-    ) throws(WebImageError) -> PixelBuffer {
-        var needed = 0
-        guard JxlDecoderImageOutBufferSize(raw, &format, &needed) == JXL_DEC_SUCCESS,
-            needed == size.width * size.height * 4
-        else { throw WebImageError(.corruptData, "a JPEG XL frame's size differs from the image's") }
-        var failure: WebImageError?
-        let pixels = PixelBuffer(width: size.width, height: size.height) { [raw, budget] output in
-            guard JxlDecoderSetImageOutBuffer(raw, &format, output.baseAddress, output.count) == JXL_DEC_SUCCESS else {
-                failure = WebImageError(.corruptData, "libjxl refused the output buffer")
-                return
-            }
-            do throws(WebImageError) {
-                try Self.advance(raw, to: JXL_DEC_FULL_IMAGE, budget: budget)
-                color.apply(output)
-            } catch {
-                failure = error
-                output.update(repeating: 0)
-            }
-        }
-        if let failure { throw failure }
-        return pixels
     }
 
     /// How the decoded pixels' colours are handled: with no converting preference, the decoder hands out its own
@@ -267,7 +251,7 @@ struct JXLDecoder: ~Copyable {
     }
 
     /// Processes input until `event`; any other event on the way is an error, as is the end of the file.
-    private static func advance(
+    static func advance(
         _ raw: OpaquePointer, to event: JxlDecoderStatus, budget: UnsafeMutablePointer<wi_jxl_budget>
     ) throws(WebImageError) {
         let status = JxlDecoderProcessInput(raw)

@@ -1,7 +1,8 @@
 import CJXL
 import Foundation
 
-/// Encodes stills and animations with libjxl: 8-bit RGB or RGBA (alpha only when some pixel is transparent), sRGB
+/// Encodes stills and animations with libjxl: 8-bit RGB or RGBA (alpha only when some pixel is transparent), or
+/// 16-bit for a still with 16-bit pixels (``ImageFrame/deepPixels``), sRGB
 /// unless a profile is embedded, lossy (VarDCT in XYB, at the distance ``JXLCoder/distance(forQuality:)`` gives)
 /// or lossless (modular), at the effort ``JXLCoder/effort(forSpeed:)`` gives.
 enum JXLEncoder {
@@ -22,15 +23,16 @@ enum JXLEncoder {
         if let runner { try check(JxlEncoderSetParallelRunner(encoder, JxlThreadParallelRunner, runner), encoder) }
         let lossless = options.lossless || options.quality >= 100
         let animated = color.frames.count > 1
-        let alpha = !image.isOpaque
+        let deep = animated ? nil : color.frames[0].deepPixels
+        let alpha = deep.map { !$0.isOpaque } ?? !image.isOpaque
         var basic = JxlBasicInfo()
         JxlEncoderInitBasicInfo(&basic)
         basic.xsize = UInt32(size.width)
         basic.ysize = UInt32(size.height)
-        basic.bits_per_sample = 8
+        basic.bits_per_sample = deep == nil ? 8 : 16
         basic.num_color_channels = 3
         basic.num_extra_channels = alpha ? 1 : 0
-        basic.alpha_bits = alpha ? 8 : 0
+        basic.alpha_bits = alpha ? basic.bits_per_sample : 0
         basic.uses_original_profile = lossless ? Int32(JXL_TRUE) : Int32(JXL_FALSE)
         if animated {
             basic.have_animation = Int32(JXL_TRUE)
@@ -59,7 +61,9 @@ enum JXLEncoder {
         } else {
             try check(JxlEncoderSetFrameDistance(settings, JXLCoder.distance(forQuality: options.quality)), encoder)
         }
-        var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        var format = JxlPixelFormat(
+            num_channels: 4, data_type: deep == nil ? JXL_TYPE_UINT8 : JXL_TYPE_UINT16, endianness: JXL_NATIVE_ENDIAN,
+            align: 0)
         for frame in color.frames {
             if animated {
                 var header = JxlFrameHeader()
@@ -67,10 +71,16 @@ enum JXLEncoder {
                 header.duration = milliseconds(frame.duration)
                 try check(JxlEncoderSetFrameHeader(settings, &header), encoder)
             }
-            let pixels = alpha ? frame.pixels.bytes : rgb(frame.pixels)
             format.num_channels = alpha ? 4 : 3
-            let status = pixels.withUnsafeBytes {
-                JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count)
+            let status: JxlEncoderStatus
+            if let deep {
+                let samples = alpha ? deep.samples : rgb(deep)
+                status = samples.withUnsafeBytes {
+                    JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count)
+                }
+            } else {
+                let pixels = alpha ? frame.pixels.bytes : rgb(frame.pixels)
+                status = pixels.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
             }
             try check(status, encoder)
         }
@@ -117,6 +127,21 @@ enum JXLEncoder {
         let count = pixels.width * pixels.height
         return [UInt8](unsafeUninitializedCapacity: count * 3) { output, initialized in
             pixels.bytes.withUnsafeBufferPointer { input in
+                for pixel in 0..<count {
+                    output[pixel * 3] = input[pixel * 4]
+                    output[pixel * 3 + 1] = input[pixel * 4 + 1]
+                    output[pixel * 3 + 2] = input[pixel * 4 + 2]
+                }
+            }
+            initialized = count * 3
+        }
+    }
+
+    /// The RGB samples of 16-bit RGBA pixels, for opaque images.
+    private static func rgb(_ pixels: PixelBuffer16) -> [UInt16] {
+        let count = pixels.width * pixels.height
+        return [UInt16](unsafeUninitializedCapacity: count * 3) { output, initialized in
+            pixels.samples.withUnsafeBufferPointer { input in
                 for pixel in 0..<count {
                     output[pixel * 3] = input[pixel * 4]
                     output[pixel * 3 + 1] = input[pixel * 4 + 1]

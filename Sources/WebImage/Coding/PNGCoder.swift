@@ -3,10 +3,11 @@ import Foundation
 
 /// PNG decoding and encoding with libspng, and APNG animation decoding.
 ///
-/// Decodes every colour type and bit depth (16-bit samples are rounded to 8), palette and `tRNS` transparency and
-/// Adam7 interlacing; rejects CRC errors in any chunk. An `eXIf` orientation is applied. APNG files decode to all their frames
-/// (see `APNGDecoder`) unless ``DecodingOptions/firstFrameOnly`` is set; animated images encode as APNG
-/// (`APNGEncoder`).
+/// Decodes every colour type and bit depth (16-bit samples are rounded to 8, or kept beside their rounding with
+/// ``DecodingOptions/keepsHighBitDepth``; a frame with 16-bit pixels is written with 16-bit samples), palette and
+/// `tRNS` transparency and Adam7 interlacing; rejects CRC errors in any chunk. An `eXIf` orientation is applied. APNG
+/// files decode to all their frames (see `APNGDecoder`) unless ``DecodingOptions/firstFrameOnly`` is set; animated
+/// images encode as APNG (`APNGEncoder`).
 public struct PNGCoder: ImageCoding {
     /// Whether libspng's limits on chunks (64 MiB for one chunk, and for the chunks it keeps in all) are lifted, as
     /// libvips' `unlimited` lifts its PNG loader's (imgproxy's `IMGPROXY_PNG_UNLIMITED`). Default `false`.
@@ -34,11 +35,23 @@ public struct PNGCoder: ImageCoding {
         if !options.firstFrameOnly, chunks.animationControl() != nil {
             return try APNGDecoder(chunks: chunks, options: options, unlimited: isUnlimited).decode()
         }
-        let (pixels, exif, profile) = try Self.decodeStill(
-            data, limits: options.limits, colorOptions: options, unlimited: isUnlimited)
-        let orientation = options.appliesOrientation ? exif : .up
+        let frame: ImageFrame
+        let orientation: ImageOrientation
+        let profile: Data?
+        if options.keepsHighBitDepth,
+            let (deep, exif, kept) = try Self.decodeDeep(
+                data, options: options, unlimited: isUnlimited)
+        {
+            orientation = options.appliesOrientation ? exif : .up
+            (frame, profile) = (ImageFrame(deepPixels: deep.oriented(from: orientation)), kept)
+        } else {
+            let (pixels, exif, kept) = try Self.decodeStill(
+                data, limits: options.limits, colorOptions: options, unlimited: isUnlimited)
+            orientation = options.appliesOrientation ? exif : .up
+            (frame, profile) = (ImageFrame(pixels: pixels.oriented(from: orientation)), kept)
+        }
         return Image(
-            frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .png,
+            frames: [frame], format: .png,
             sourceOrientation: orientation, colorProfile: profile,
             exif: chunks.exif.flatMap { block in
                 block.withUnsafeBytes { EXIFMetadata.kept($0, options: options) }
@@ -58,15 +71,22 @@ public struct PNGCoder: ImageCoding {
         defer { spng_ctx_free(context) }
         let color = EncodingColor(image, options: options)
         let pixels = color.frames[0].pixels
-        let opaque = pixels.isOpaque
+        let samples: [UInt8]
+        let colorType: spng_color_type
         var palette: PNGPalette?
-        if let colors = options.paletteColors { palette = try PNGPalette(pixels, colors: colors) }
-        let samples = palette?.indices ?? (opaque ? Self.dropAlpha(pixels) : pixels.bytes)
-        let colorType =
-            palette != nil
-            ? SPNG_COLOR_TYPE_INDEXED : opaque ? SPNG_COLOR_TYPE_TRUECOLOR : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
+        if let deep = color.frames[0].deepPixels, options.paletteColors == nil {
+            (samples, colorType) = Self.deepSamples(deep)
+        } else {
+            let opaque = pixels.isOpaque
+            if let colors = options.paletteColors { palette = try PNGPalette(pixels, colors: colors) }
+            samples = palette?.indices ?? (opaque ? Self.dropAlpha(pixels) : pixels.bytes)
+            colorType =
+                palette != nil
+                ? SPNG_COLOR_TYPE_INDEXED : opaque ? SPNG_COLOR_TYPE_TRUECOLOR : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
+        }
+        let deep = palette == nil && color.frames[0].deepPixels != nil
         var header = spng_ihdr(
-            width: UInt32(pixels.width), height: UInt32(pixels.height), bit_depth: 8,
+            width: UInt32(pixels.width), height: UInt32(pixels.height), bit_depth: deep ? 16 : 8,
             color_type: UInt8(colorType.rawValue), compression_method: 0, filter_method: 0,
             interlace_method: options.progressive ? 1 : 0)
         spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
@@ -90,8 +110,9 @@ public struct PNGCoder: ImageCoding {
                         var exif = spng_exif(length: block.count, data: block.baseAddress)
                         spng_set_exif(context, &exif)
                     }
+                    // 16-bit samples are written as stored, big-endian (SPNG_FMT_RAW).
                     return spng_encode_image(
-                        context, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue),
+                        context, bytes.baseAddress, bytes.count, Int32((deep ? SPNG_FMT_RAW : SPNG_FMT_PNG).rawValue),
                         Int32(SPNG_ENCODE_FINALIZE.rawValue))
                 }
             }
@@ -193,7 +214,7 @@ public struct PNGCoder: ImageCoding {
 
     /// The colour description of the file as an ICC profile: `nil` with an `sRGB` chunk, else the `iCCP` profile
     /// (decompressed by libspng), else, with `gamma`, one made from `gAMA` and `cHRM` (``PNGGammaProfile``).
-    private static func iccProfile(_ context: OpaquePointer, gamma applies: Bool) -> Data? {
+    static func iccProfile(_ context: OpaquePointer, gamma applies: Bool) -> Data? {
         var srgb: UInt8 = 0
         if spng_get_srgb(context, &srgb) == 0 { return nil }
         var iccp = spng_iccp()
@@ -207,7 +228,7 @@ public struct PNGCoder: ImageCoding {
         return PNGGammaProfile.profile(gamma: gamma, chromaticities: hasChromaticities ? chromaticities : nil)
     }
 
-    private static func check(_ status: Int32) throws(WebImageError) {
+    static func check(_ status: Int32) throws(WebImageError) {
         guard status != 0 else { return }
         let message = String(cString: spng_strerror(status))
         switch status {

@@ -6,7 +6,9 @@ import Foundation
 /// Decodes the first page (directory) of a TIFF or BigTIFF file, either byte order, in strips or tiles, with any
 /// compression the system's libtiff was built with (none, LZW, Deflate, PackBits, JPEG, CCITT fax, …): 1- to 16-bit
 /// grey, palettes, RGB, YCbCr, CMYK, Lab, with associated or unassociated alpha (see `TIFFPixels` for which layouts
-/// are read directly and which through libtiff's RGBA conversion). Deeper samples are reduced to 8 bits. The
+/// are read directly and which through libtiff's RGBA conversion). Deeper samples are reduced to 8 bits, except
+/// 16-bit grey and RGB ones with ``DecodingOptions/keepsHighBitDepth`` (``ImageFrame/deepPixels``, written back as
+/// 16-bit samples by the encoder). The
 /// `Orientation` tag is applied unless ``DecodingOptions/appliesOrientation`` is off; an embedded ICC profile is
 /// converted to sRGB (CMYK through its profile) or kept, as ``DecodingOptions/keepsColorProfile`` says. Limits are
 /// checked from the directory before the pixels are allocated, libtiff allocates no single block beyond
@@ -44,14 +46,21 @@ public struct TIFFCoder: ImageCoding {
     public func decode(_ data: Data, options: DecodingOptions) throws(WebImageError) -> Image {
         try data.withImageBytes { bytes throws(WebImageError) in
             let file = try TIFFFile(bytes, limits: options.limits, unlimited: isUnlimited)
-            let (pixels, color) = try TIFFPixels.decode(file, limits: options.limits, options: options)
+            let orientation = options.appliesOrientation ? file.orientation : .up
+            let frame: ImageFrame
+            let color: ColorHandling
+            if options.keepsHighBitDepth, let deep = try TIFFDeepPixels.decode(file, options: options) {
+                (frame, color) = (ImageFrame(deepPixels: deep.pixels.oriented(from: orientation)), deep.color)
+            } else {
+                let decoded = try TIFFPixels.decode(file, limits: options.limits, options: options)
+                (frame, color) = (ImageFrame(pixels: decoded.pixels.oriented(from: orientation)), decoded.color)
+            }
             guard !file.stream.readPastEnd else {
                 throw WebImageError(.truncatedData, "the TIFF file ends before its first page does")
             }
-            let orientation = options.appliesOrientation ? file.orientation : .up
             let metadata = TIFFMetadata.read(file.handle, options: options)
             return Image(
-                frames: [ImageFrame(pixels: pixels.oriented(from: orientation))], format: .tiff,
+                frames: [frame], format: .tiff,
                 sourceOrientation: orientation, isOpaque: file.alpha == .none ? true : nil,
                 colorProfile: color.keptProfile, xmp: metadata.xmp, iptc: metadata.iptc)
         }

@@ -25,6 +25,9 @@ final class TIFFFile {
     /// Whether the samples are 8-bit unsigned integers, interleaved (`PlanarConfiguration` 1), CMYK when separated:
     /// the layouts read here directly rather than through libtiff's RGBA conversion.
     let isChunky8Bit: Bool
+    /// Whether the samples are 16-bit unsigned, interleaved, grey or RGB (with extra samples): what
+    /// `TIFFDeepPixels` reads at 16 bits.
+    let isChunky16Bit: Bool
 
     /// Opens `bytes`; libtiff allocates no single block larger than `limits` allow for a whole frame, unless
     /// `unlimited`.
@@ -66,10 +69,12 @@ final class TIFFFile {
             case PHOTOMETRIC_SEPARATED where Self.defaulted(handle, TIFFTAG_INKSET) == Int(INKSET_CMYK): 4
             default: nil
             }
-        isChunky8Bit =
-            bits == 8 && Self.defaulted(handle, TIFFTAG_SAMPLEFORMAT) == Int(SAMPLEFORMAT_UINT)
+        let chunkyUnsigned =
+            Self.defaulted(handle, TIFFTAG_SAMPLEFORMAT) == Int(SAMPLEFORMAT_UINT)
             && Self.defaulted(handle, TIFFTAG_PLANARCONFIG) == Int(PLANARCONFIG_CONTIG)
-            && colorSamples.map { (($0)...8).contains(samples) } == true
+        isChunky8Bit = bits == 8 && chunkyUnsigned && colorSamples.map { (($0)...8).contains(samples) } == true
+        isChunky16Bit =
+            bits == 16 && chunkyUnsigned && colorSamples.map { $0 < 4 && (($0)...8).contains(samples) } == true
     }
 
     deinit { TIFFClose(handle) }

@@ -48,14 +48,17 @@ enum TIFFPixels {
         return (pixels, color)
     }
 
-    /// The samples of an 8-bit interleaved image, rows top to bottom as stored.
-    private static func readSamples(_ file: TIFFFile) throws(WebImageError) -> [UInt8] {
-        let rowBytes = file.width * file.samplesPerPixel
-        // Within the frame limits checked before (8 samples of 1 byte per pixel at most).
+    /// The samples of an interleaved image of `bytesPerSample` (1, or 2 for 16-bit samples in the host's byte order,
+    /// as libtiff returns them), rows top to bottom as stored.
+    static func readSamples(_ file: TIFFFile, bytesPerSample: Int = 1) throws(WebImageError) -> [UInt8] {
+        let pixelBytes = file.samplesPerPixel * bytesPerSample
+        let rowBytes = file.width * pixelBytes
+        // Within the frame limits checked before (8 samples of 2 bytes per pixel at most).
         var samples = [UInt8](repeating: 0, count: rowBytes * file.height)
         let failed: Bool = samples.withUnsafeMutableBytes { output in
             TIFFIsTiled(file.handle) != 0
-                ? readTiles(file, into: output, rowBytes: rowBytes) : readStrips(file, into: output, rowBytes: rowBytes)
+                ? readTiles(file, into: output, pixelBytes: pixelBytes)
+                : readStrips(file, into: output, rowBytes: rowBytes)
         }
         guard !failed else { throw file.stream.error("the TIFF image data cannot be decoded") }
         return samples
@@ -81,13 +84,15 @@ enum TIFFPixels {
     }
 
     /// Decodes each tile and copies the part inside the image to `output`; `true` on failure.
-    private static func readTiles(_ file: TIFFFile, into output: UnsafeMutableRawBufferPointer, rowBytes: Int) -> Bool {
+    private static func readTiles(_ file: TIFFFile, into output: UnsafeMutableRawBufferPointer, pixelBytes: Int) -> Bool
+    {
+        let rowBytes = file.width * pixelBytes
         var tileWidth: UInt32 = 0, tileHeight: UInt32 = 0
         guard wi_tiff_get_uint32(file.handle, UInt32(TIFFTAG_TILEWIDTH), &tileWidth) == 1,
             wi_tiff_get_uint32(file.handle, UInt32(TIFFTAG_TILELENGTH), &tileHeight) == 1, tileWidth > 0, tileHeight > 0
         else { return true }
         let (tileColumns, tileRows) = (Int(tileWidth), Int(tileHeight))
-        let tileRowBytes = tileColumns * file.samplesPerPixel
+        let tileRowBytes = tileColumns * pixelBytes
         let tileSize = Int(TIFFTileSize(file.handle))
         guard tileSize == tileRowBytes * tileRows else { return true }
         let tile = UnsafeMutableRawBufferPointer.allocate(byteCount: tileSize, alignment: 16)
@@ -100,9 +105,9 @@ enum TIFFPixels {
                 else {
                     return true
                 }
-                let copied = min(tileColumns, file.width - left) * file.samplesPerPixel
+                let copied = min(tileColumns, file.width - left) * pixelBytes
                 for row in 0..<min(tileRows, file.height - top) {
-                    let target = output.baseAddress! + (top + row) * rowBytes + left * file.samplesPerPixel
+                    let target = output.baseAddress! + (top + row) * rowBytes + left * pixelBytes
                     target.copyMemory(from: tile.baseAddress! + row * tileRowBytes, byteCount: copied)
                 }
             }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A decoded image: one frame for a still, several for an animation.
 ///
-/// Immutable and `Sendable`. Pixels are 8-bit RGBA with straight alpha (see ``PixelBuffer``), already upright
+/// Immutable and `Sendable`. Pixels are 8-bit RGBA with straight alpha (see ``PixelBuffer``), with 16-bit ones beside
+/// them when a decoder kept a high bit depth (``ImageFrame/deepPixels``), already upright
 /// (EXIF orientation applied by the decoder). Every frame has the image's pixel size.
 public final class Image: Sendable {
     /// The frames, at least one. A still image has exactly one.
@@ -67,8 +68,8 @@ public final class Image: Sendable {
     public var isAnimated: Bool { frames.count > 1 }
     /// Total play time of one loop, in seconds.
     public var duration: Double { frames.reduce(0) { $0 + $1.duration } }
-    /// Memory cost: the bytes of all frames' pixels.
-    public var cost: Int { frames.reduce(0) { $0 + $1.pixels.bytes.count } }
+    /// Memory cost: the bytes of all frames' pixels, 8-bit and 16-bit.
+    public var cost: Int { frames.reduce(0) { $0 + $1.pixels.bytes.count + ($1.deepPixels?.samples.count ?? 0) * 2 } }
 
     /// A copy with other frames and the same metadata (for transformers).
     public func withFrames(_ frames: [ImageFrame]) -> Image {

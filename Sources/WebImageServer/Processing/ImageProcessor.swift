@@ -48,6 +48,10 @@ struct ImageProcessor: Sendable {
     /// Whether results say when each stage ran (``ProcessedImage/stages``), for tracing.
     var recordsStages = false
 
+    /// The formats whose results keep a 16-bit source's high bit depth with `preserve_hdr` (imgproxy's `SupportsHDR`):
+    /// 16-bit PNG, TIFF and JPEG XL, 12-bit AVIF.
+    static let highBitDepth: Set<ImageFormat> = [.png, .tiff, .avif, .jxl]
+
     /// The writable formats with room for an ICC profile (`strip_color_profile:0`).
     static let profileCarrying: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .bmp, .tiff, .jxl, .heic]
 
@@ -95,6 +99,7 @@ struct ImageProcessor: Sendable {
         var image: Image
         var decoding = plan.decoding
         decoding.appliesPNGGamma = appliesPNGGamma
+        decoding.keepsHighBitDepth = options.preserveHDR && plan.format.map(Self.highBitDepth.contains) != false
         do { image = try coders.decode(data, options: decoding) } catch { throw Self.unprocessable(error) }
         var timings = StageTimings(decode: decodeStart.secondsUntilNow)
         var stages: [StageTime]? = recordsStages ? [StageTime(name: "decode", start: decodeStart, end: .now)] : nil
@@ -118,6 +123,7 @@ struct ImageProcessor: Sendable {
             encoding: encoder.encoding(for: format, quality: quality),
             watermark: watermark)
         context.linearLight = usesLinearColorspace
+        if !Self.highBitDepth.contains(format) { context.dropHighBitDepth() }
         try ProcessingPipeline.run(&context, times: &stages)
         timings.transform = transformStart.secondsUntilNow
         let encodeStart = ContinuousClock.now

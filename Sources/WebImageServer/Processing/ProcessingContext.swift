@@ -38,7 +38,8 @@ struct ProcessingContext: Sendable {
         self.watermark = watermark
     }
 
-    /// Replaces every frame's pixels by `transform` of them, keeping the durations; a library error is a 422.
+    /// Replaces every frame's pixels by `transform` of them, keeping the durations; a library error is a 422. The
+    /// frames come out with 8-bit pixels alone: a step that has no 16-bit path ends a high bit depth here.
     mutating func transformFrames(
         _ transform: (PixelBuffer) throws(WebImageError) -> PixelBuffer
     ) throws(ImageServerError) {
@@ -61,13 +62,36 @@ struct ProcessingContext: Sendable {
         case .smart(let size): rect = SmartCrop.rect(of: size, in: image.pixels)
         }
         image = image.withFrames(
-            image.frames.map { ImageFrame(pixels: $0.pixels.cropped(to: rect), duration: $0.duration) })
+            image.frames.map {
+                ImageFrame(
+                    pixels: $0.pixels.cropped(to: rect), deepPixels: $0.deepPixels?.cropped(to: rect),
+                    duration: $0.duration)
+            })
     }
 
-    /// Places every frame on `canvas`, filled with the `background` option or transparent.
+    /// Places every frame on `canvas`, filled with the `background` option or transparent; 16-bit pixels too.
     mutating func embed(on canvas: ResultGeometry.Canvas?) throws(ImageServerError) {
         guard let canvas else { return }
-        let embed = Embed(canvasSize: canvas.size, x: canvas.x, y: canvas.y, background: options.background ?? .clear)
-        try transformFrames { pixels throws(WebImageError) in try embed.transform(pixels) }
+        let background = options.background ?? .clear
+        let embed = Embed(canvasSize: canvas.size, x: canvas.x, y: canvas.y, background: background)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(image.frames.count)
+        for frame in image.frames {
+            let placed = try ImageProcessor.library { () throws(WebImageError) in
+                ImageFrame(
+                    pixels: try embed.transform(frame.pixels),
+                    deepPixels: try frame.deepPixels?.embedded(
+                        in: canvas.size, x: canvas.x, y: canvas.y, background: background),
+                    duration: frame.duration)
+            }
+            frames.append(placed)
+        }
+        image = image.withFrames(frames)
+    }
+
+    /// The frames with their 16-bit pixels dropped: the result format writes 8 bits (``ImageProcessor/highBitDepth``).
+    mutating func dropHighBitDepth() {
+        guard image.frames.contains(where: { $0.deepPixels != nil }) else { return }
+        image = image.withFrames(image.frames.map { ImageFrame(pixels: $0.pixels, duration: $0.duration) })
     }
 }

@@ -16,6 +16,8 @@ struct ConvolutionBand: ~Copyable {
     private let opaque: Bool
     /// Whether colour is filtered in linear light.
     private let linear: Bool
+    /// Whether rows are 16-bit samples (``PixelBuffer16``) rather than bytes.
+    private let wide: Bool
     /// The largest tap count of the horizontal weights: every output's trip count.
     private let horizontalTaps: Int
     /// The largest tap count of the vertical weights: the rows the ring holds.
@@ -33,9 +35,10 @@ struct ConvolutionBand: ~Copyable {
 
     init(
         horizontal: ResamplingWeights, vertical: ResamplingWeights, sourceWidth: Int, opaque: Bool,
-        linear: Bool = false
+        linear: Bool = false, wide: Bool = false
     ) {
         self.linear = linear
+        self.wide = wide
         self.horizontal = horizontal
         self.vertical = vertical
         self.sourceWidth = sourceWidth
@@ -72,11 +75,13 @@ struct ConvolutionBand: ~Copyable {
         while nextRow < first + count {
             let pair = nextRow + 1 < first + count
             for index in 0..<(pair ? 2 : 1) {
-                PixelConversion.load(
-                    source(nextRow + index),
-                    into: UnsafeMutableBufferPointer(
-                        rebasing: lines[(index * lineStride)..<(index * lineStride + sourceWidth)]),
-                    premultiply: !opaque, linear: linear)
+                let line = UnsafeMutableBufferPointer(
+                    rebasing: lines[(index * lineStride)..<(index * lineStride + sourceWidth)])
+                if wide {
+                    PixelConversion.load16(source(nextRow + index), into: line, premultiply: !opaque, linear: linear)
+                } else {
+                    PixelConversion.load(source(nextRow + index), into: line, premultiply: !opaque, linear: linear)
+                }
             }
             filterHorizontally(
                 lines.baseAddress!, lines.baseAddress! + lineStride, into: slot(nextRow),
@@ -87,7 +92,11 @@ struct ConvolutionBand: ~Copyable {
         vertical.weights.withUnsafeBufferPointer { weights in
             sumVertically(count: count, weights: weights.baseAddress! + row * vertical.stride)
         }
-        PixelConversion.store(sums, into: output, unpremultiply: !opaque, linear: linear)
+        if wide {
+            PixelConversion.store16(sums, into: output, unpremultiply: !opaque, linear: linear)
+        } else {
+            PixelConversion.store(sums, into: output, unpremultiply: !opaque, linear: linear)
+        }
     }
 
     private func slot(_ sourceRow: Int) -> UnsafeMutablePointer<SIMD4<Float>> {

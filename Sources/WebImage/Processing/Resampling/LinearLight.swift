@@ -43,3 +43,33 @@ enum LinearLight {
         }
     }
 }
+
+extension LinearLight {
+    /// Each encoded 16-bit value's linear value, 0-65535.
+    static let decoded16: [Float] = (0..<65536).map { Float(toLinear(Double($0) / 65535) * 65535) }
+
+    /// As ``decode(_:count:)``, for floats on a 0-65535 scale (loaded from 16-bit samples).
+    static func decode16(_ floats: UnsafeMutablePointer<Float>, count: Int) {
+        decoded16.withUnsafeBufferPointer { table in
+            var index = 0
+            while index < count {
+                for channel in 0..<3 {
+                    floats[index + channel] = table[Int(min(max(floats[index + channel], 0), 65535))]
+                }
+                index += 4
+            }
+        }
+    }
+
+    /// As ``encode(_:count:)``, for floats on a 0-65535 scale.
+    static func encode16(_ floats: UnsafeMutablePointer<Float>, count: Int) {
+        var index = 0
+        while index < count {
+            for channel in 0..<3 {
+                let value = floats[index + channel]
+                floats[index + channel] = value.isNaN ? 0 : Float(toEncoded(Double(value) / 65535) * 65535)
+            }
+            index += 4
+        }
+    }
+}

@@ -28,4 +28,14 @@ public struct Resampler: Sendable {
             vertical: ResamplingWeights.cached(inputSize: source.height, outputSize: size.height, filter: filter)
         ).apply(to: source, opaque: opaque ?? source.isOpaque, linear: linearLight)
     }
+
+    /// `source`, 16-bit samples, resampled to `size` at 16 bits, as ``resample(_:to:opaque:)`` resamples 8-bit ones.
+    public func resample(_ source: PixelBuffer16, to size: PixelSize, opaque: Bool? = nil) -> PixelBuffer16 {
+        precondition(size.width > 0 && size.height > 0, "resampling needs a positive size")
+        if size == source.size { return source }
+        return SeparableConvolution(
+            horizontal: ResamplingWeights.cached(inputSize: source.width, outputSize: size.width, filter: filter),
+            vertical: ResamplingWeights.cached(inputSize: source.height, outputSize: size.height, filter: filter)
+        ).apply(to: source, opaque: opaque ?? source.isOpaque, linear: linearLight)
+    }
 }

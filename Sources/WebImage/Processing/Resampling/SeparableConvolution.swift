@@ -33,6 +33,29 @@ struct SeparableConvolution {
         }
     }
 
+    /// As ``apply(to:opaque:linear:)``, on 16-bit samples.
+    func apply(to source: PixelBuffer16, opaque: Bool, linear: Bool = false) -> PixelBuffer16 {
+        let (horizontal, vertical) = (horizontal, vertical)
+        let size = PixelSize(width: horizontal.outputSize, height: vertical.outputSize)
+        return PixelBuffer16(width: size.width, height: size.height) { pixels in
+            source.samples.withUnsafeBufferPointer { sourceSamples in
+                let input = BandMemory(UnsafeMutablePointer(mutating: sourceSamples.baseAddress!))
+                let output = BandMemory(pixels.baseAddress!)
+                let (rowSamples, outputRow) = (source.samplesPerRow, size.width * 4)
+                Self.parallelBands(size.height) { rows in
+                    var band = ConvolutionBand(
+                        horizontal: horizontal, vertical: vertical, sourceWidth: source.width, opaque: opaque,
+                        linear: linear, wide: true)
+                    for row in rows {
+                        band.filterRow(
+                            row, source: { input.bytes(at: $0 * rowSamples, count: rowSamples * 2) },
+                            into: output.mutableBytes(at: row * outputRow, count: outputRow * 2))
+                    }
+                }
+            }
+        }
+    }
+
     /// Runs `body` over bands of `0..<count`, on every core when there is enough work.
     private static func parallelBands(_ count: Int, _ body: @Sendable (Range<Int>) -> Void) {
         let bands = min(ProcessInfo.processInfo.activeProcessorCount, max(1, count / 64))
@@ -52,10 +75,12 @@ private struct BandMemory<Element>: @unchecked Sendable {
 
     init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
 
+    /// `count` bytes from the element at `offset`.
     func bytes(at offset: Int, count: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + offset, count: count)
     }
 
+    /// `count` writable bytes from the element at `offset`.
     func mutableBytes(at offset: Int, count: Int) -> UnsafeMutableRawBufferPointer {
         UnsafeMutableRawBufferPointer(start: base + offset, count: count)
     }

@@ -8,6 +8,10 @@ struct FlattenStep: ProcessingStep {
         guard background != nil || (context.format == .jpeg && !context.image.isOpaque) else { return }
         let back = background ?? .white
         context.image = context.image.withFrames(
-            context.image.frames.map { ImageFrame(pixels: $0.pixels.flattened(over: back), duration: $0.duration) })
+            context.image.frames.map {
+                ImageFrame(
+                    pixels: $0.pixels.flattened(over: back), deepPixels: $0.deepPixels?.flattened(over: back),
+                    duration: $0.duration)
+            })
     }
 }

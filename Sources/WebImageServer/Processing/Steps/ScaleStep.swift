@@ -10,7 +10,10 @@ struct ScaleStep: ProcessingStep {
         let resampler = Resampler(filter: .lanczos3, linearLight: context.linearLight)
         context.image = context.image.withFrames(
             context.image.frames.map {
-                ImageFrame(pixels: resampler.resample($0.pixels, to: size, opaque: opaque), duration: $0.duration)
+                ImageFrame(
+                    pixels: resampler.resample($0.pixels, to: size, opaque: opaque),
+                    deepPixels: $0.deepPixels.map { resampler.resample($0, to: size, opaque: $0.isOpaque) },
+                    duration: $0.duration)
             })
     }
 }

@@ -19,8 +19,9 @@ struct TrimStep: ProcessingStep {
             threshold: trim.threshold, background: trim.color ?? cornerColor,
             equalHorizontal: swaps ? trim.equalVertical : trim.equalHorizontal,
             equalVertical: swaps ? trim.equalHorizontal : trim.equalVertical)
-        let image = context.image
-        context.image = try ImageProcessor.library { () throws(WebImageError) in try library.transform(image) }
+        // The library's `Trim.transform` cuts one frame only; the same box cuts its 16-bit pixels.
+        guard context.image.frames.count == 1, let box = library.box(in: pixels) else { return }
+        context.cut(.rect(box))
     }
 
     /// Where the stored image's top-left pixel is once `orientation` is applied to an image of `size` (upright).

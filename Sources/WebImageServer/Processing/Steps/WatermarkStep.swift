@@ -29,9 +29,13 @@ struct WatermarkStep: ProcessingStep {
             rows = Self.tiles(layer.height, spacing: max(spacing.y, 0), over: frame.height)
         }
         let opacity = option.opacity * watermark.opacity
-        try context.transformFrames { pixels throws(WebImageError) in
-            pixels.composited(layer, columns: columns, rows: rows, opacity: opacity)
-        }
+        context.image = context.image.withFrames(
+            context.image.frames.map { frame in
+                ImageFrame(
+                    pixels: frame.pixels.composited(layer, columns: columns, rows: rows, opacity: opacity),
+                    deepPixels: frame.deepPixels?.composited(layer, columns: columns, rows: rows, opacity: opacity),
+                    duration: frame.duration)
+            })
     }
 
     /// The watermark at the size the option asks: with a scale, fitted into `scale` × `frame` (imgproxy's `fit`

@@ -198,9 +198,10 @@ public final class S3Client: Sendable {
         let credentials = try await signingCredentials()
         let signed =
             if let regionSet = target.regionSet {
-                try SignatureV4A(credentials: credentials, regionSet: regionSet).signedHeaders(
-                    method: method, path: target.path, query: query, headers: [("host", target.host)] + extra,
-                    payloadHash: payloadHash, date: Date())
+                try SignatureV4A(credentials: credentials, regionSet: regionSet, service: target.signingService)
+                    .signedHeaders(
+                        method: method, path: target.path, query: query, headers: [("host", target.host)] + extra,
+                        payloadHash: payloadHash, date: Date())
             } else {
                 SignatureV4(credentials: credentials, region: configuration.region).signedHeaders(
                     method: method, path: target.path, query: query, headers: [("host", target.host)] + extra,

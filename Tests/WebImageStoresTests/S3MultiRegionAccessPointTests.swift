@@ -5,12 +5,12 @@ import WebImage
 
 @testable import WebImageStores
 
-/// Multi-Region Access Point ARNs in `IMGPROXY_S3_ACCESS_POINTS`, resolved as the AWS SDKs' S3 endpoint rules resolve
-/// them (botocore's rule set gives the same hosts and errors), then read from a local fake S3 that checks every
-/// request's Signature Version 4A with its own code: the connection goes to 127.0.0.1, the `Host` header and the
-/// signature keep AWS's global host, which is never reached.
+/// Multi-Region and Outposts access point ARNs in `IMGPROXY_S3_ACCESS_POINTS`, resolved as the AWS SDKs' S3 endpoint
+/// rules resolve them (botocore's rule set gives the same hosts and errors), then read from a local fake S3 that checks
+/// every request's Signature Version 4A with its own code: the connection goes to 127.0.0.1, the `Host` header and the
+/// signature keep the access point's host (AWS's global one for Multi-Region), which is never reached.
 @Suite struct S3MultiRegionAccessPointTests {
-    private let arn = "arn:aws:s3::123456789012:accesspoint/mfzwi23gnjvgw.mrap"
+    private let mrap = "arn:aws:s3::123456789012:accesspoint/mfzwi23gnjvgw.mrap"
     private let global = "mfzwi23gnjvgw.mrap.accesspoint.s3-global.amazonaws.com"
 
     private func target(
@@ -22,7 +22,7 @@ import WebImage
 
     @Test func resolvedToTheGlobalHostForEveryRegion() throws {
         for region in ["us-west-2", "eu-central-1"] {
-            let resolved = try target("https://s3.\(region).amazonaws.com", bucket: arn, region: region)
+            let resolved = try target("https://s3.\(region).amazonaws.com", bucket: mrap, region: region)
             #expect(resolved.url == "https://\(global)/in/a.jpg")
             #expect(resolved.host == global && resolved.path == "/in/a.jpg" && resolved.regionSet == ["*"])
         }
@@ -33,7 +33,7 @@ import WebImage
             region: "cn-north-1")
         #expect(china.host == "x.mrap.accesspoint.s3-global.amazonaws.com.cn")
         // As in the SDKs, a custom endpoint does not move it, but it must be virtual-hosted.
-        let custom = try target("http://store.internal:9000", .virtual, bucket: arn)
+        let custom = try target("http://store.internal:9000", .virtual, bucket: mrap)
         #expect(custom.url == "https://\(global)/in/a.jpg")
         // A regional access point stays Signature Version 4.
         let regional = try target(
@@ -41,11 +41,40 @@ import WebImage
         #expect(regional.regionSet == nil)
     }
 
+    /// Outposts access points: the SDKs sign them with Signature Version 4A too, for the service `s3-outposts`.
+    @Test func outpostsAccessPointsAreResolvedAsTheSDKsResolveThem() throws {
+        let outposts = "arn:aws:s3-outposts:us-west-2:123456789012:outpost/op-01234567890123456/accesspoint/photos"
+        let aws = try target("https://s3.us-west-2.amazonaws.com", bucket: outposts)
+        #expect(
+            aws.url == "https://photos-123456789012.op-01234567890123456.s3-outposts.us-west-2.amazonaws.com/in/a.jpg")
+        #expect(aws.regionSet == ["*"] && aws.signingService == "s3-outposts")
+        let colons = try target(
+            "https://s3.us-west-2.amazonaws.com",
+            bucket: "arn:aws:s3-outposts:us-west-2:123456789012:outpost:op-01234567890123456:accesspoint:photos")
+        #expect(colons.host == aws.host)
+        let custom = try target("http://store.internal:9000", .virtual, bucket: outposts)
+        #expect(custom.url == "https://photos-123456789012.op-01234567890123456.store.internal:9000/in/a.jpg")
+        #expect(custom.host == "photos-123456789012.op-01234567890123456.store.internal:9000")
+        for bucket in [
+            "arn:aws:s3-outposts:us-west-2:123456789012:outpost/op-01234567890123456/bucket/photos",
+            "arn:aws:s3-outposts:us-west-2:123456789012:outpost/op-01234567890123456/accesspoint/photos/more",
+            "arn:aws:s3-outposts:us-west-2:123456789012:outpost/op_1/accesspoint/photos",
+            "arn:aws:s3-outposts:us-west-2:123456789012:outpost/op-01234567890123456/accesspoint/my_ap",
+            "arn:aws:s3-outposts:us-west-2:123456789012:outpost",
+            "arn:aws:s3-outposts:us-east-1:123456789012:outpost/op-01234567890123456/accesspoint/photos",
+        ] {
+            #expect(throws: S3ConfigurationError.self, "\(bucket)") {
+                try target("https://s3.us-west-2.amazonaws.com", bucket: bucket)
+            }
+        }
+        #expect(throws: S3ConfigurationError.self) { try target("http://store.internal:9000", .path, bucket: outposts) }
+    }
+
     @Test func refusedAsTheSDKsRefuseThem() throws {
         for (bucket, endpoint, addressing, region) in [
-            (arn, "http://store.internal:9000", S3Addressing.path, "us-west-2"),  // path-style with an ARN
-            (arn, "http://store.internal:9000", .auto, "us-west-2"),  // imgproxy's default with an endpoint
-            (arn, "https://s3.cn-north-1.amazonaws.com.cn", .auto, "cn-north-1"),  // another partition
+            (mrap, "http://store.internal:9000", S3Addressing.path, "us-west-2"),  // path-style with an ARN
+            (mrap, "http://store.internal:9000", .auto, "us-west-2"),  // imgproxy's default with an endpoint
+            (mrap, "https://s3.cn-north-1.amazonaws.com.cn", .auto, "cn-north-1"),  // another partition
             ("arn:aws:s3::123456789012:accesspoint/my_name", "https://s3.us-west-2.amazonaws.com", .auto, "us-west-2"),
             ("arn:aws:s3::123456789012:accesspoint/a..b", "https://s3.us-west-2.amazonaws.com", .auto, "us-west-2"),
         ] {
@@ -53,12 +82,25 @@ import WebImage
                 try target(endpoint, addressing, bucket: bucket, region: region)
             }
         }
-        #expect(throws: Never.self) { try S3ImageLoader.checkAccessPoint(arn) }
+        #expect(throws: Never.self) { try S3ImageLoader.checkAccessPoint(mrap) }
     }
 
-    @Test func loaderReadsThroughTheGlobalHostSignedWithVersion4A() async throws {
+    @Test(arguments: [
+        (
+            "arn:aws:s3::123456789012:accesspoint/mfzwi23gnjvgw.mrap", "https://s3.us-east-1.amazonaws.com",
+            "mfzwi23gnjvgw.mrap.accesspoint.s3-global.amazonaws.com", "s3"
+        ),
+        (
+            "arn:aws:s3-outposts:us-east-1:123456789012:outpost/op-01234567890123456/accesspoint/photos",
+            "http://outposts.internal:9000", "photos-123456789012.op-01234567890123456.outposts.internal:9000",
+            "s3-outposts"
+        ),
+    ])
+    func loaderReadsThroughTheAccessPointSignedWithVersion4A(
+        arn: String, endpoint: String, host: String, service: String
+    ) async throws {
         let secrets = ["AKIAMRAP": "mrap-secret"]
-        let seen = Locked<[(host: String, regionSet: String, path: String)]>([])
+        let seen = Locked<[(host: String, regionSet: String, service: String)]>([])
         let router = Router()
         router.get("**") { request, _ -> Response in
             var headers: [(String, String)] = request.headers.map { ($0.name.canonicalName, $0.value) }
@@ -68,7 +110,7 @@ import WebImage
                     method: "GET", path: request.uri.path, query: request.uri.query ?? "", headers: headers,
                     body: Data(), secrets: secrets)
             else { return Response(status: .forbidden) }
-            seen.withLock { $0.append((request.head.authority ?? "", signer.regionSet, request.uri.path)) }
+            seen.withLock { $0.append((request.head.authority ?? "", signer.regionSet, signer.service)) }
             return Response(
                 status: .ok, headers: [.contentType: "image/jpeg"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: "through \(request.uri.path)")))
@@ -76,8 +118,9 @@ import WebImage
         let fake = try await LocalRouterServer.start(router)
         func loader(secret: String) -> S3ImageLoader {
             var configuration = S3Client.Configuration(
-                endpoint: URL(string: "https://s3.us-east-1.amazonaws.com")!, region: "us-east-1",
-                credentials: S3Credentials(accessKey: "AKIAMRAP", secretKey: secret), timeout: .seconds(10))
+                endpoint: URL(string: endpoint)!, region: "us-east-1",
+                credentials: S3Credentials(accessKey: "AKIAMRAP", secretKey: secret), addressing: .virtual,
+                timeout: .seconds(10))
             configuration.connectEndpoint = URL(string: "http://127.0.0.1:\(fake.port)")
             return S3ImageLoader(
                 client: S3Client(configuration: configuration), buckets: S3BucketPolicy(allowed: ["global"]),
@@ -88,7 +131,8 @@ import WebImage
             ImageLoadRequest(url: URL(string: "s3://global/in/a%20b.jpg")!), progress: nil, partialData: nil)
         #expect(response.data == Data("through /in/a%20b.jpg".utf8))
         let calls = seen.withLock { $0 }
-        #expect(calls.count == 1 && calls.first?.host == global && calls.first?.regionSet == "*")
+        #expect(calls.count == 1 && calls.first?.host == host && calls.first?.regionSet == "*")
+        #expect(calls.first?.service == service)
         let wrong = loader(secret: "another")
         await #expect(throws: WebImageError.self) {
             try await wrong.load(

@@ -12,8 +12,9 @@ import WebImage
 ///   `x-amz-d`, `x-amz-i`): the content key is derived from the data key and checked against the commitment
 ///   (``S3KeyCommitment``).
 ///
-/// The data key is unwrapped by KMS `Decrypt` under the encryption context (`x-amz-matdesc` or `x-amz-t`), which must
-/// name the content algorithm (`aws:x-amz-cek-alg`). Like imgproxy's client, it refuses the v1 formats (`x-amz-key`,
+/// The data key is unwrapped by KMS `Decrypt` under the encryption context (`x-amz-matdesc` or `x-amz-t`, its S3
+/// encoding of non-ASCII characters undone by ``S3MetadataText``), which must name the content algorithm
+/// (`aws:x-amz-cek-alg`). Like imgproxy's client, it refuses the v1 formats (`x-amz-key`,
 /// `AES/CBC/PKCS5Padding`, `kms` wrapping: the "legacy unauthenticated modes" are off), and an object with neither an
 /// envelope nor an instruction file is missing (404). The data key is never logged or put in an error.
 public struct S3DecryptionClient: Sendable {
@@ -74,8 +75,9 @@ public struct S3DecryptionClient: Sendable {
             body.count >= 16
         else { throw WebImageError(.corruptData, "the encryption envelope of \(key) is not valid") }
         let context: [String: String]
+        let contextText = try S3MetadataText.decoded(envelope.encryptionContext)
         do {
-            context = try JSONDecoder().decode([String: String].self, from: Data(envelope.encryptionContext.utf8))
+            context = try JSONDecoder().decode([String: String].self, from: Data(contextText.utf8))
         } catch {
             throw WebImageError(.corruptData, "the encryption context of \(key) is not a JSON object of strings")
         }

@@ -5,7 +5,7 @@ import WebImage
 @testable import WebImageStores
 
 /// Whatever an operator writes in `IMGPROXY_S3_ACCESS_POINTS`, or a store puts in an object's metadata, the parsers
-/// answer with a value or a typed error, never a trap: seeded random ARNs and encryption envelopes.
+/// answer with a value or a typed error, never a trap: seeded random ARNs, encryption envelopes and metadata text.
 @Suite struct S3AccessPointPropertyTests {
     /// A small seeded generator (SplitMix64), so that a failure can be replayed.
     struct Generator: RandomNumberGenerator {
@@ -86,6 +86,19 @@ import WebImage
             } catch {
                 #expect(error.code == .corruptData)
             }
+        }
+    }
+
+    @Test(arguments: 0..<8)
+    func randomMetadataTextDecodesOrFailsWithATypedError(seed: UInt64) {
+        var generator = Generator(state: seed)
+        let pieces = [
+            "=?", "?=", "?", "UTF-8", "utf-8", "iso-8859-1", "koi8-r", "?B?", "?Q?", "YQ==", "w6k=", "=C3", "=A9", "=",
+            "_", " ", "é", "€", "{", "}", "\"", "a", "",
+        ]
+        for _ in 0..<500 {
+            let value = Self.text(pieces, count: Int.random(in: 0...14, using: &generator), using: &generator)
+            do { _ = try S3MetadataText.decoded(value) } catch { #expect(error.code == .corruptData) }
         }
     }
 }

@@ -28,14 +28,21 @@ struct S3RequestTarget: Sendable, Hashable {
     let host: String
     /// The path before percent-encoding, as signed (``SignatureV4/encodedPath(_:)`` encodes it for both).
     let path: String
+    /// The regions a Signature Version 4A signs for (`*`, for Multi-Region and Outposts access points); `nil`:
+    /// Signature Version 4.
+    let regionSet: [String]?
+    /// The service the request is signed for: `s3`, or `s3-outposts` through an Outposts access point.
+    let signingService: String
 
     /// The target of `key` in `bucket` (`nil`: the bucket itself) at `endpoint`. `connectHost` replaces the host the
     /// connection goes to while the `Host` header and the signature keep the virtual host (tests on 127.0.0.1). A
     /// bucket that is an access point's ARN is reached through the access point (``S3AccessPoint``), whose region
-    /// must be `region`.
+    /// must be `region`; Multi-Region and Outposts access points are always reached over `https://` (a Multi-Region
+    /// one at AWS's global host), signed with Signature Version 4A for every region; `connectEndpoint` replaces the
+    /// scheme, host and port the connection goes to in that case (tests).
     init(
         endpoint: URL, addressing: S3Addressing, bucket: String, key: String?, region: String = "us-east-1",
-        connectHost: String? = nil
+        connectHost: String? = nil, connectEndpoint: URL? = nil
     ) throws(S3ConfigurationError) {
         guard let scheme = endpoint.scheme?.lowercased(), let host = endpoint.host, !host.isEmpty else {
             throw .invalidValue(source: "endpoint \(endpoint)", reason: "has no host")
@@ -44,6 +51,21 @@ struct S3RequestTarget: Sendable, Hashable {
         var base = endpoint.path
         while base.hasSuffix("/") { base.removeLast() }
         let accessPoint = try S3AccessPoint(arn: bucket)
+        signingService = accessPoint?.signingService ?? "s3"
+        if let accessPoint, accessPoint.signsWithVersion4A {
+            let authority =
+                try accessPoint.host(endpoint: endpoint, addressing: addressing, region: region)
+                + (accessPoint.isMultiRegion ? "" : port)
+            path = key.map { "/" + $0 } ?? "/"
+            self.host = authority
+            regionSet = ["*"]
+            let connect = connectEndpoint.flatMap { url in
+                url.host.map { "\(url.scheme ?? "https")://\(Self.bracketed($0))" + (url.port.map { ":\($0)" } ?? "") }
+            }
+            url = (connect ?? "https://\(authority)") + SignatureV4.encodedPath(path)
+            return
+        }
+        regionSet = nil
         let virtual =
             accessPoint != nil || Self.usesVirtualHost(addressing, endpointHost: host, scheme: scheme, bucket: bucket)
         let requestHost =

@@ -5,8 +5,8 @@ import NIOCore
 import NIOHTTP1
 import WebImage
 
-/// A small S3 client (path-style or virtual-hosted URLs, AWS Signature V4, session tokens) over AsyncHTTPClient: GET,
-/// HEAD, PUT (optionally only if absent) and DELETE of whole objects.
+/// A small S3 client (path-style or virtual-hosted URLs, AWS Signature V4, V4A for Multi-Region Access Points,
+/// session tokens) over AsyncHTTPClient: GET, HEAD, PUT (optionally only if absent) and DELETE of whole objects.
 ///
 /// Errors are `WebImageError`s: a missing object is `nil` (GET, HEAD) rather than an error; `403` and other 4xx are
 /// `.badStatus` (permanent), `5xx` `.badStatus` (transient), each with an ``S3StoreError`` as its `underlying` error
@@ -45,6 +45,9 @@ public final class S3Client: Sendable {
         /// Connects here instead of to the request's host, which the `Host` header and the signature keep (tests of
         /// virtual-hosted addressing on 127.0.0.1, where `BUCKET.localhost` does not resolve).
         var connectHost: String?
+        /// Connects to this URL's scheme, host and port instead of a Multi-Region Access Point's global host, which
+        /// the `Host` header and the signature keep (tests, which never reach AWS).
+        var connectEndpoint: URL?
 
         /// Settings for `endpoint`.
         public init(
@@ -188,7 +191,8 @@ public final class S3Client: Sendable {
         do {
             target = try S3RequestTarget(
                 endpoint: configuration.endpoint, addressing: configuration.addressing, bucket: bucket, key: key,
-                region: configuration.region, connectHost: configuration.connectHost)
+                region: configuration.region, connectHost: configuration.connectHost,
+                connectEndpoint: configuration.connectEndpoint)
         } catch { throw WebImageError(.invalidArgument, error.description, underlying: error) }
         let key = key ?? bucket
         let queryString = query.isEmpty ? "" : "?" + SignatureV4.canonicalQuery(query)
@@ -196,10 +200,17 @@ public final class S3Client: Sendable {
         request.method = HTTPMethod(rawValue: method)
         let payloadHash = body.map { Hex.string(SHA256.hash(data: $0)) } ?? SignatureV4.emptyPayloadHash
         let credentials = try await signingCredentials()
-        let signer = SignatureV4(credentials: credentials, region: configuration.region)
-        let signed = signer.signedHeaders(
-            method: method, path: target.path, query: query, headers: [("host", target.host)] + extra,
-            payloadHash: payloadHash, date: Date())
+        let signed =
+            if let regionSet = target.regionSet {
+                try SignatureV4A(credentials: credentials, regionSet: regionSet, service: target.signingService)
+                    .signedHeaders(
+                        method: method, path: target.path, query: query, headers: [("host", target.host)] + extra,
+                        payloadHash: payloadHash, date: Date())
+            } else {
+                SignatureV4(credentials: credentials, region: configuration.region).signedHeaders(
+                    method: method, path: target.path, query: query, headers: [("host", target.host)] + extra,
+                    payloadHash: payloadHash, date: Date())
+            }
         request.headers.add(name: "Host", value: target.host)
         for (name, value) in extra + signed { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }

@@ -31,8 +31,8 @@ public struct S3ImageLoader: ImageLoading {
     }
 
     /// Throws for an access point value (of ``accessPoints``) that is an ARN but not an S3 access point's that can be
-    /// reached (another service, a Multi-Region Access Point, a name that cannot be in a host name); a value that is
-    /// not an ARN is a bucket name, as the AWS SDKs take it.
+    /// reached (another service, an Outposts access point, a name that cannot be in a host name); a value that is not
+    /// an ARN is a bucket name, as the AWS SDKs take it. Multi-Region Access Points are reached (Signature Version 4A).
     public static func checkAccessPoint(_ value: String) throws(S3ConfigurationError) {
         _ = try S3AccessPoint(arn: value)
     }

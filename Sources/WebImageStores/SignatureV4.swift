@@ -57,12 +57,8 @@ public struct SignatureV4: Sendable {
         method: String, path: String, query: [(String, String)], headers: [(String, String)], payloadHash: String,
         timestamp: String
     ) -> String {
-        let sorted = headers.sorted { $0.0 < $1.0 }
-        let signedNames = sorted.map(\.0).joined(separator: ";")
-        let canonical = [
-            method, Self.encodedPath(path), Self.canonicalQuery(query),
-            sorted.map { "\($0.0):\($0.1)\n" }.joined(), signedNames, payloadHash,
-        ].joined(separator: "\n")
+        let (canonical, signedNames) = Self.canonicalRequest(
+            method: method, path: path, query: query, headers: headers, payloadHash: payloadHash)
         let day = String(timestamp.prefix(8))
         let scope = "\(day)/\(region)/\(service)/aws4_request"
         let toSign = ["AWS4-HMAC-SHA256", timestamp, scope, Hex.string(SHA256.hash(data: Data(canonical.utf8)))]
@@ -72,6 +68,21 @@ public struct SignatureV4: Sendable {
         let signature = Hex.string(Self.hmac(toSign, key))
         return "AWS4-HMAC-SHA256 Credential=\(credentials.accessKey)/\(scope), SignedHeaders=\(signedNames), "
             + "Signature=\(signature)"
+    }
+
+    /// The canonical request of Signature Version 4 (and 4A), and the names of its signed headers joined by `;`:
+    /// `headers` (names already lowercase, values trimmed) sorted by name, the path and the query encoded as S3 signs
+    /// them.
+    static func canonicalRequest(
+        method: String, path: String, query: [(String, String)], headers: [(String, String)], payloadHash: String
+    ) -> (request: String, signedNames: String) {
+        let sorted = headers.sorted { $0.0 < $1.0 }
+        let signedNames = sorted.map(\.0).joined(separator: ";")
+        let request = [
+            method, encodedPath(path), canonicalQuery(query), sorted.map { "\($0.0):\($0.1)\n" }.joined(),
+            signedNames, payloadHash,
+        ].joined(separator: "\n")
+        return (request, signedNames)
     }
 
     /// `date` as `yyyyMMdd'T'HHmmss'Z'` in UTC.
@@ -113,7 +124,7 @@ public struct SignatureV4: Sendable {
         return sorted.map { $0.name + "=" + $0.value }.joined(separator: "&")
     }
 
-    private static func trimmed(_ value: String) -> String {
+    static func trimmed(_ value: String) -> String {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     }
 

@@ -1,7 +1,8 @@
 import Testing
 
 /// imgproxy's AWS settings that stop `webimage serve` at start with exit status 64: an access point without an ARN
-/// or with another service's, and a Secrets Manager or SSM that does not answer (loaded before anything else).
+/// or with another service's, and a Secrets Manager or SSM that does not answer (loaded before anything else); and
+/// the access points that start it.
 @Suite("Server: AWS settings at start") struct ServeAWSSettingsTests {
     @Test(arguments: [
         (
@@ -15,6 +16,14 @@ import Testing
             [
                 "IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
                 "IMGPROXY_S3_ACCESS_POINTS": "p=arn:aws:sqs:us-east-1:1:queue",
+            ],
+            "is not an S3 access point's ARN"
+        ),
+        // An Outposts bucket is not an access point (its access points, like Multi-Region ones, are read).
+        (
+            [
+                "IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
+                "IMGPROXY_S3_ACCESS_POINTS": "p=arn:aws:s3-outposts:us-east-1:1:outpost/op-1/bucket/b",
             ],
             "is not an S3 access point's ARN"
         ),
@@ -39,5 +48,19 @@ import Testing
         #expect(status == 64, "\(environment): \(error)")
         #expect(error.contains(mentions), "\(environment): \(error)")
         #expect(!error.contains("Fatal error"), "\(error)")
+    }
+
+    /// Multi-Region and Outposts access points (read with Signature Version 4A) start the server.
+    @Test func version4AAccessPointsStart() async throws {
+        let points =
+            "global=arn:aws:s3::123456789012:accesspoint/mfzwi23gnjvgw.mrap;"
+            + "edge=arn:aws:s3-outposts:us-west-2:123456789012:outpost/op-01234567890123456/accesspoint/photos"
+        let errors = try await ServeLifecycleTests.serve(
+            environment: [
+                "IMGPROXY_USE_S3": "1", "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b",
+                "AWS_REGION": "us-west-2", "IMGPROXY_S3_ACCESS_POINTS": points,
+            ]
+        ) { _ in }
+        #expect(!errors.contains("IMGPROXY_S3_ACCESS_POINTS") && !errors.contains("not supported"), "\(errors)")
     }
 }

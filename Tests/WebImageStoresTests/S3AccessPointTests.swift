@@ -43,7 +43,6 @@ import WebImage
     @Test func refusedAsTheSDKsRefuseThem() throws {
         for bucket in [
             "arn:aws:s3:us-east-1:123456789012:accesspoint/photos",  // another region than the client's
-            "arn:aws:s3::123456789012:accesspoint/mfzwi23gnjvgw.mrap",  // Multi-Region (SigV4A)
             "arn:aws:sqs:us-west-2:123456789012:queue",  // not S3
             "arn:aws:s3:us-west-2:123456789012:accesspoint/pho_tos",  // not a host label
             "arn:aws:s3:us-west-2:123456789012",  // too few fields

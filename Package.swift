@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The OTLP exporters' TLS (the collector's CA, a client certificate).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
         // `make docs`: the DocC catalogues of WebImage, WebImageServer and WebImageStores, with the snippets of
         // `Snippets/` (the README's examples, compiled by every build).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -109,6 +111,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),
@@ -190,8 +193,14 @@ if exportsTraces {
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP", "OTLPGRPC"]),
         .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.0.0"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.0.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
     ]
+    // The OTLP/gRPC transport of the spans and log records (grpc-swift-2's client, messages as raw bytes).
+    for target in package.targets where target.name == "webimage" {
+        target.dependencies += [
+            .product(name: "GRPCCore", package: "grpc-swift-2"),
+            .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+        ]
+    }
     // The tests' own OTLP collectors: over gRPC, and over HTTP with TLS.
     for target in package.targets where target.name == "WebImageStoresTests" {
         target.dependencies += [

@@ -7,8 +7,9 @@ let strict: [SwiftSetting] = [
 ]
 
 // swift-otel 1.6 does not compile under the sanitizers with Swift 6.3 (a region-isolation error in its log record
-// processor), so `make test-tsan` and `make test-asan` build without it (WEBIMAGE_NO_OTEL): `webimage serve` then
-// refuses `--otel-endpoint` at start, and the tests that export spans are skipped.
+// processor), so `make test-tsan` and `make test-asan` build without it and without grpc-swift (WEBIMAGE_NO_OTEL):
+// `webimage serve` then exports spans and log records over OTLP/HTTP only (the server's own exporter), refuses
+// OTLP/gRPC and OpenTelemetry metrics at start, and the tests that need those are skipped.
 let exportsTraces = Context.environment["WEBIMAGE_NO_OTEL"] == nil
 
 let package = Package(

@@ -3,8 +3,8 @@ import Logging
 import WebImageServer
 
 /// The OpenTelemetry SDK's variables that are not the exporters': the resource (`OTEL_SERVICE_NAME`, `webimage` by
-/// default, and `OTEL_RESOURCE_ATTRIBUTES`), the sampler (`OTEL_TRACES_SAMPLER`, `_ARG`) and the batches
-/// (`OTEL_BSP_*`, `OTEL_BLRP_*`). As OpenTelemetry's SDKs do, a value that does not parse is logged and the default
+/// default, and `OTEL_RESOURCE_ATTRIBUTES`), the sampler (`OTEL_TRACES_SAMPLER`, `_ARG`), the batches
+/// (`OTEL_BSP_*`, `OTEL_BLRP_*`) and the metrics' reader (`OTEL_METRIC_EXPORT_INTERVAL`, `_TIMEOUT`, the temporality). As OpenTelemetry's SDKs do, a value that does not parse is logged and the default
 /// used.
 enum OTLPSDKEnvironment {
     /// The resource's attributes: `OTEL_RESOURCE_ATTRIBUTES` (`k=v,k2=v2`, values percent-decoded), `service.name`
@@ -49,5 +49,26 @@ enum OTLPSDKEnvironment {
             maximumQueueSize: positive("MAX_QUEUE_SIZE") ?? defaults.maximumQueueSize,
             maximumBatchSize: positive("MAX_EXPORT_BATCH_SIZE") ?? defaults.maximumBatchSize,
             exportTimeout: positive("EXPORT_TIMEOUT").map { .milliseconds($0) } ?? defaults.exportTimeout)
+    }
+
+    /// The positive number of milliseconds `name` holds; `nil` when unset or not one.
+    static func milliseconds(_ variables: [String: String], _ name: String) -> Duration? {
+        variables[name].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap {
+            $0 > 0 ? .milliseconds($0) : nil
+        }
+    }
+
+    /// Whether `OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE` asks for delta temporality (`delta`, or
+    /// `lowmemory`, which means delta for the synchronous counters and histograms that are all the server has);
+    /// cumulative by default, and for an unknown value (logged).
+    static func deltaTemporality(_ variables: [String: String], logger: Logger) -> Bool {
+        let name = "OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE"
+        switch variables[name]?.trimmingCharacters(in: .whitespaces).lowercased() {
+        case nil, "", "cumulative": return false
+        case "delta", "lowmemory": return true
+        case let other?:
+            logger.warning("\(name): unknown temporality, cumulative used", metadata: ["value": "\(other)"])
+            return false
+        }
     }
 }

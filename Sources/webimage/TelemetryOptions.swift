@@ -5,19 +5,16 @@ import Logging
 import ServiceLifecycle
 import WebImageServer
 
-#if WEBIMAGE_OTEL
-    import OTel
-#endif
-
 /// `webimage serve`'s telemetry: the metrics' namespace, and traces (a span for each request and its stages), exported
-/// over OTLP/gRPC or OTLP/HTTP (``OTLPEnvironment``) by our own tracer (`OTLPTracer`) when a collector is named, with
-/// the log lines (`OTLPLogHandler`) and the metrics (swift-otel's exporter) too when asked, and nothing at all
-/// otherwise.
+/// over OTLP/gRPC or OTLP/HTTP (``OTLPEnvironment``) by the server's own tracer (`OTLPTracer`) when a collector is
+/// named, with the log lines (`OTLPLogHandler`) and the metrics (`OTLPMetricsFactory`) too when asked, and nothing at
+/// all otherwise.
 struct TelemetryOptions: ParsableArguments {
     /// What ``bootstrap(environment:)`` set up: the service exporting it all, and which signals besides traces.
     struct Export {
         let service: any Service
-        let metrics: Bool
+        /// The metrics' exporter, when the metrics are exported.
+        let metrics: OTLPMetricsFactory?
         /// The log records' exporter, when the logs are exported.
         let logs: OTLPLogHandler.Exporter?
     }
@@ -82,9 +79,8 @@ struct TelemetryOptions: ParsableArguments {
     /// The address of the metrics' own listener, when one is asked for.
     func metricsAddress() throws -> BindAddress? { try Settings.prometheusBind.resolve(parsing: prometheusBind) }
 
-    /// Bootstraps swift-distributed-tracing with our OTLP tracer when a collector is named (and swift-metrics with
-    /// swift-otel's metrics exporter when the metrics are asked for), makes the log records' exporter when the logs
-    /// are, and returns the service that exports in batches (run it beside the server: it sends what is left on
+    /// Bootstraps swift-distributed-tracing with the OTLP tracer when a collector is named, makes the metrics' and the
+    /// log records' exporters when they are asked for, and returns the service that exports in batches (run it beside the server: it sends what is left on
     /// graceful shutdown); `nil` when none is named. Call once, before anything that makes an HTTP client.
     func bootstrap(environment: [String: String]) throws -> Export? {
         var environment = environment
@@ -130,20 +126,29 @@ struct TelemetryOptions: ParsableArguments {
             services.append(exporter)
             logExporter = exporter
         }
-        if metrics { services.append(try Self.metricsExporter(environment: variables)) }
+        var metricsFactory: OTLPMetricsFactory?
+        if metrics {
+            let factory = OTLPMetricsFactory(
+                transport: try OTLPSignalEnvironment(.metrics, variables: variables).transport(), resource: resource,
+                interval: OTLPSDKEnvironment.milliseconds(variables, "OTEL_METRIC_EXPORT_INTERVAL") ?? .seconds(60),
+                timeout: OTLPSDKEnvironment.milliseconds(variables, "OTEL_METRIC_EXPORT_TIMEOUT") ?? .seconds(30),
+                delta: OTLPSDKEnvironment.deltaTemporality(variables, logger: diagnostics), logger: diagnostics)
+            services.append(factory.exporter)
+            metricsFactory = factory
+        }
         tracer.bootstrap()
         let service = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
                 logger: diagnostics))
-        return Export(service: service, metrics: metrics, logs: logExporter)
+        return Export(service: service, metrics: metricsFactory, logs: logExporter)
     }
 
     /// `configuration` with what `export` sends besides traces: every metric recorded into the bootstrapped metrics
     /// exporter too, and every log line (the request lines included) into the bootstrapped log exporter too.
     static func apply(_ export: Export, to configuration: inout ImageServerConfiguration) {
         configuration.tracesRequests = true
-        if export.metrics { configuration.metricsExporter = MetricsSystem.factory }
+        if let metrics = export.metrics { configuration.metricsExporter = metrics }
         guard let exporter = export.logs else { return }
         let level = configuration.logger.logLevel
         let local = configuration.logger.handler
@@ -163,28 +168,4 @@ struct TelemetryOptions: ParsableArguments {
             }
         }
     }
-
-    #if WEBIMAGE_OTEL
-        /// swift-otel's metrics exporter bootstrapped in swift-metrics, the `OTEL_*` variables of `environment`
-        /// applied.
-        private static func metricsExporter(environment: [String: String]) throws -> any Service {
-            var configuration = OTel.Configuration.default
-            configuration.serviceName = "webimage"
-            configuration.diagnosticLogLevel = .warning
-            configuration.traces.enabled = false
-            configuration.logs.enabled = false
-            configuration.metrics.enabled = true
-            do {
-                return try OTel.bootstrap(configuration: configuration, environment: environment)
-            } catch {
-                throw ValidationError("OpenTelemetry metrics: \(error)")
-            }
-        }
-    #else
-        /// A build without swift-otel (`WEBIMAGE_NO_OTEL`, the sanitizer builds) cannot export metrics.
-        private static func metricsExporter(environment: [String: String]) throws -> any Service {
-            throw ValidationError(
-                "OpenTelemetry metrics: this build of webimage has no metrics exporter (built with WEBIMAGE_NO_OTEL)")
-        }
-    #endif
 }

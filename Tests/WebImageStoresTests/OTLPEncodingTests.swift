@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -166,6 +167,36 @@ import WebImage
         #expect(!parentBased.sampled(traceID: caller.traceID, parent: nil))
         #expect(TraceSampler(name: "traceidratio", argument: "1.5") == nil)
         #expect(TraceSampler(name: "sometimes", argument: nil) == nil)
+    }
+
+    @Test func metricsAreExportedUnderTheScopeImgproxy() async throws {
+        let recorder = Recorder()
+        let factory = OTLPMetricsFactory(
+            transport: recorder, resource: [:], interval: .seconds(3600), timeout: .seconds(30), delta: false,
+            logger: Logger(label: "test"))
+        try await Self.running(factory.exporter) {
+            Counter(label: "requests_total", dimensions: [("status", "200")], factory: factory).increment(by: 3)
+            Meter(label: "images_in_progress", factory: factory).set(2.5)
+            let timer = CoreMetrics.Timer(label: "request_duration_seconds", factory: factory)
+            timer.recordNanoseconds(20_000_000)
+            timer.recordNanoseconds(3_000_000_000)
+        }
+        let records = recorder.requests.withLock { $0 }.flatMap { ProtobufFields.records(in: Data($0.1.protobuf())) }
+        #expect(Set(records.map(\.scope)) == ["imgproxy"])
+        let metrics = Dictionary(records.map { ($0.record.string(1) ?? "", $0.record) }) { first, _ in first }
+        let sum = try #require(metrics["requests_total"]?.messages(7).first)
+        #expect(sum.number(2) == 2 && sum.number(3) == 1)
+        let point = try #require(sum.messages(1).first)
+        #expect(point.number(6) == 3 && point.stringAttributes(7) == ["status": "200"])
+        let gauge = try #require(metrics["images_in_progress"]?.messages(5).first?.messages(1).first)
+        #expect(gauge.number(4) == (2.5).bitPattern)
+        let histogram = try #require(metrics["request_duration_seconds"]?.messages(9).first?.messages(1).first)
+        #expect(histogram.number(4) == 2)
+        let counts = (histogram.fields[6] ?? []).map { value -> UInt64 in
+            if case .number(let n) = value { n } else { 0 }
+        }
+        #expect(counts.count == OTLPMetricsFactory.durationBounds.count + 1 && counts.reduce(0, +) == 2)
+        #expect(counts[2] == 1 && counts[11] == 1)
     }
 
     @Test func logRecordsCarryTheLoggerNameAsTheirScope() async throws {

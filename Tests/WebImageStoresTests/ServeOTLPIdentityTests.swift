@@ -8,8 +8,8 @@ import WebImageTesting
 
 /// imgproxy's `IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR` and `_LOGGER_NAME` on a real `webimage serve` started with
 /// imgproxy's and OpenTelemetry's variables alone: X-Ray trace ids by default (their first 4 bytes the Unix time in
-/// seconds), random ones when asked, any other generator stopping the start; the spans under the scope `imgproxy`,
-/// the log records under the logger name; over OTLP/HTTP (JSON and protobuf) and OTLP/gRPC.
+/// seconds), random ones when asked, any other generator stopping the start; the spans and metrics under the scope
+/// `imgproxy`, the log records under the logger name; over OTLP/HTTP (JSON and protobuf) and OTLP/gRPC.
 @Suite(.serialized) struct ServeOTLPIdentityTests {
     /// What one node exported: its exit status, the answer to one image request, the seconds around its run, its log.
     struct Run {
@@ -136,6 +136,7 @@ import WebImageTesting
             let run = try await Self.run(
                 [
                     "IMGPROXY_OPEN_TELEMETRY_ENABLE": "true", "IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS": "true",
+                    "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS": "true", "OTEL_METRIC_EXPORT_INTERVAL": "60000",
                     "IMGPROXY_OPEN_TELEMETRY_LOGGER_NAME": "grpc-logs",
                     "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint,
                 ], name: "otel-grpc-identity")
@@ -150,6 +151,10 @@ import WebImageTesting
             }
             let logs = Self.records(exports.filter { $0.signal == "logs" }.map(\.body))
             #expect(!logs.isEmpty && logs.allSatisfy { $0.scope == "grpc-logs" }, "\(logs.map(\.scope))")
+            let metrics = Self.records(exports.filter { $0.signal == "metrics" }.map(\.body))
+            #expect(
+                metrics.contains { $0.record.string(1) == "requests_total" }, "\(exports.map(\.signal)) \(run.log)")
+            #expect(!metrics.isEmpty && metrics.allSatisfy { $0.scope == "imgproxy" }, "\(metrics.map(\.scope))")
         }
     #endif
 }

@@ -7,7 +7,7 @@ import WebImage
 /// ``OTLPBatchLimits/maximumBatchSize`` records, each within ``OTLPBatchLimits/exportTimeout``; what waits on graceful
 /// shutdown is exported before ``run()`` returns. A full queue drops records, and a failed export its batch, never
 /// delaying the caller; either is logged at most once a minute (`Failed to export …`).
-final class OTLPBatcher: Sendable {
+package final class OTLPBatcher: Service {
     let signal: OTLPSignal
     private let limits: OTLPBatchLimits
     private let transport: any OTLPTransport
@@ -18,13 +18,16 @@ final class OTLPBatcher: Sendable {
     private let lastFailure = Locked<ContinuousClock.Instant?>(nil)
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    private let collect: @Sendable () -> [OTLPMessage]
 
     /// A batcher exporting `signal`'s records from `resource` under the scope `scope` through `transport`, failures
-    /// logged to `logger` (which must not export to this batcher).
+    /// logged to `logger` (which must not export to this batcher); `collect` adds records at each export (a metric
+    /// reader's).
     init(
         _ signal: OTLPSignal, limits: OTLPBatchLimits, transport: any OTLPTransport, resource: OTLPMessage,
-        scope: String, logger: Logger
+        scope: String, logger: Logger, collect: @escaping @Sendable () -> [OTLPMessage] = { [] }
     ) {
+        self.collect = collect
         self.signal = signal
         self.limits = limits
         self.transport = transport
@@ -46,7 +49,7 @@ final class OTLPBatcher: Sendable {
     }
 
     /// Exports on schedule until graceful shutdown, then what is left, then closes the transport.
-    func run() async throws {
+    package func run() async throws {
         let delay = limits.scheduleDelay
         let wake = wake
         await withDiscardingTaskGroup { group in
@@ -70,6 +73,7 @@ final class OTLPBatcher: Sendable {
 
     /// Exports every waiting record, a batch at a time.
     func exportPending() async {
+        for record in collect() { add(record) }
         while true {
             let batch = pending.withLock { pending -> [OTLPMessage] in
                 let batch = Array(pending.prefix(limits.maximumBatchSize))

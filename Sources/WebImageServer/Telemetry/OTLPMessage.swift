@@ -52,6 +52,14 @@ package struct OTLPMessage: Sendable {
         return message
     }
 
+    /// `self` with `values` appended to the repeated scalar field `number` (JSON name `name`), each written as a
+    /// field of its own (protobuf parsers read packed and unpacked repeated scalars alike).
+    func with(_ number: Int, _ name: String, repeatedValues values: [Value]) -> OTLPMessage {
+        var message = self
+        message.fields += values.map { Field(number: number, name: name, value: $0, repeated: true) }
+        return message
+    }
+
     /// An `InstrumentationScope` named `name`.
     static func scope(_ name: String) -> OTLPMessage { OTLPMessage().with(1, "name", .string(name)) }
 

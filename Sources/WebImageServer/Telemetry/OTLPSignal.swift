@@ -2,7 +2,7 @@
 /// gRPC method's), and the JSON names of its `Export…ServiceRequest`'s levels, whose field numbers are the same for
 /// every signal (resource 1, scope list 2; scope 1, record list 2).
 package struct OTLPSignal: Sendable, Hashable {
-    /// `traces` or `logs`.
+    /// `traces`, `logs` or `metrics`.
     package let name: String
     /// The fully qualified collector service, whose method `Export` takes the requests.
     package let service: String
@@ -18,6 +18,11 @@ package struct OTLPSignal: Sendable, Hashable {
     package static let logs = OTLPSignal(
         name: "logs", service: "opentelemetry.proto.collector.logs.v1.LogsService",
         resourceList: "resourceLogs", scopeList: "scopeLogs", recordList: "logRecords")
+
+    /// The metric signal: `ExportMetricsServiceRequest`.
+    package static let metrics = OTLPSignal(
+        name: "metrics", service: "opentelemetry.proto.collector.metrics.v1.MetricsService",
+        resourceList: "resourceMetrics", scopeList: "scopeMetrics", recordList: "metrics")
 
     /// The export request of `records` (spans or log records) from `resource`, under the instrumentation scope
     /// `scope`.

@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 import WebImage
 
-/// The batch processor of one signal, a service: records (spans, log records) wait in a bounded queue and are
+/// The batch processor of one signal, a service: records (spans, log records, metrics) wait in a bounded queue and are
 /// exported every ``OTLPBatchLimits/scheduleDelay``, or as soon as a full batch waits, in requests of at most
 /// ``OTLPBatchLimits/maximumBatchSize`` records, each within ``OTLPBatchLimits/exportTimeout``; what waits on graceful
 /// shutdown is exported before ``run()`` returns. A full queue drops records, and a failed export its batch, never

@@ -56,7 +56,7 @@ docs: deps
 
 # The tests under ThreadSanitizer, in their own build folder; any report fails the run. The CLI suites are skipped:
 # they time child processes, which TSan slows past their limits, and the code they drive is tested in-process.
-# Both sanitizer builds leave swift-otel out (WEBIMAGE_NO_OTEL, see Package.swift): it does not compile under them.
+# Both sanitizer builds leave grpc-swift out (WEBIMAGE_NO_OTEL, see Package.swift): OTLP goes over HTTP only there.
 test-tsan: deps $(STORES_VENV)/bin/weed
 	WEBIMAGE_NO_OTEL=1 TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
 

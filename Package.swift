@@ -6,9 +6,10 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-// swift-otel 1.6 does not compile under the sanitizers with Swift 6.3 (a region-isolation error in its log record
-// processor), so `make test-tsan` and `make test-asan` build without it (WEBIMAGE_NO_OTEL): `webimage serve` then
-// refuses `--otel-endpoint` at start, and the tests that export spans are skipped.
+// The sanitizer builds (`make test-tsan`, `make test-asan`) leave grpc-swift out (WEBIMAGE_NO_OTEL; it came with
+// swift-otel 1.6, which did not compile under the sanitizers with Swift 6.3, and is not checked there): `webimage
+// serve` then exports over OTLP/HTTP only (the server's own exporters), refuses OTLP/gRPC at start, and the tests
+// that need it are skipped.
 let exportsTraces = Context.environment["WEBIMAGE_NO_OTEL"] == nil
 
 let package = Package(
@@ -32,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The OTLP exporters' TLS (the collector's CA, a client certificate).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
         // `make docs`: the DocC catalogues of WebImage, WebImageServer and WebImageStores, with the snippets of
         // `Snippets/` (the README's examples, compiled by every build).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -109,6 +112,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),
@@ -122,7 +126,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ] + (exportsTraces ? [.product(name: "OTel", package: "swift-otel")] : []),
+            ],
             swiftSettings: strict + (exportsTraces ? [.define("WEBIMAGE_OTEL")] : [])
         ),
         .executableTarget(
@@ -184,14 +188,19 @@ let package = Package(
     ]
 )
 
-// Both OTLP exporters, HTTP and gRPC (the latter brings grpc-swift-2, its NIO transport and swift-certificates).
+// The OTLP/gRPC exporter (grpc-swift-2, its NIO transport and swift-certificates).
 if exportsTraces {
     package.dependencies += [
-        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP", "OTLPGRPC"]),
         .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.0.0"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.0.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
     ]
+    // The OTLP/gRPC transport of the spans, metrics and log records (grpc-swift-2's client, messages as raw bytes).
+    for target in package.targets where target.name == "webimage" {
+        target.dependencies += [
+            .product(name: "GRPCCore", package: "grpc-swift-2"),
+            .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+        ]
+    }
     // The tests' own OTLP collectors: over gRPC, and over HTTP with TLS.
     for target in package.targets where target.name == "WebImageStoresTests" {
         target.dependencies += [

@@ -187,7 +187,7 @@ public struct ImageServerConfiguration: Sendable {
     /// parties. Peers of the cluster always get it.
     public var propagatesTraceContextToOrigins = false
     /// A second metrics backend every metric of the server is also recorded into, under the same names and labels
-    /// as on `/metrics` (`webimage serve` gives swift-otel's OTLP exporter here with imgproxy's
+    /// as on `/metrics` (`webimage serve` gives its OTLP exporter, `OTLPMetricsFactory`, here with imgproxy's
     /// `IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS`); `nil` (the default): `/metrics` only.
     public var metricsExporter: (any MetricsFactory)?
     /// Where imgproxy's gauges are reported every interval (CloudWatch, a DogStatsD agent), by the service of

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
 
-/// The `OTEL_EXPORTER_OTLP_*` variables as imgproxy reads them, rewritten into the ones swift-otel reads: the
+/// The `OTEL_EXPORTER_OTLP_*` variables as imgproxy reads them, rewritten into the standard ones the exporters read: the
 /// protocol (`grpc` by default, `http` and `https` standing for `http/protobuf`), the endpoints (imgproxy's
 /// `https://localhost:4317` or `:4318` by default, `http` with `OTEL_EXPORTER_OTLP_INSECURE=true`; a gRPC endpoint
 /// without a scheme takes one the same way, and `https` whenever a server certificate is given), and the collector's
 /// CA and the client's certificate and key given as PEM text (imgproxy's `IMGPROXY_OPEN_TELEMETRY_SERVER_CERT`,
-/// `_CLIENT_CERT`, `_CLIENT_KEY`), which swift-otel takes as files (``PrivateFile``).
+/// `_CLIENT_CERT`, `_CLIENT_KEY`), which the exporters take as files (``PrivateFile``).
 struct OTLPEnvironment {
     /// The PEM texts given, each with imgproxy's literal `\n` read as a line break.
     struct Certificates {
@@ -73,7 +73,7 @@ struct OTLPEnvironment {
         for signal in Self.signals { variables["OTEL_EXPORTER_OTLP_\(signal)_\(suffix)"] = file.path }
     }
 
-    /// The protocol `key` names, as swift-otel spells it; `nil` when it is not set.
+    /// The protocol `key` names, as OpenTelemetry spells it; `nil` when it is not set.
     private static func protocolName(_ environment: [String: String], _ key: String) throws -> String? {
         guard let text = value(environment, key) else { return nil }
         guard let name = protocols[text.lowercased()] else {

@@ -5,7 +5,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Text that a library wants as a file path (swift-otel's TLS certificates and key), written to a file no one else can
+/// Text that a library wants as a file path (the OTLP exporters' TLS certificates and key), written to a file no one else can
 /// read that is gone from the file system before anyone could look for it: made with mode 0600 in a fresh 0700
 /// directory, opened, then both unlinked. The open descriptor, kept for the life of the process, is the only way
 /// to the contents, through ``path`` (`/proc/self/fd/N`, which reopens the file), so nothing is left behind however

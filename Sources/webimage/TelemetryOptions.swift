@@ -5,19 +5,18 @@ import Logging
 import ServiceLifecycle
 import WebImageServer
 
-#if WEBIMAGE_OTEL
-    import OTel
-#endif
-
 /// `webimage serve`'s telemetry: the metrics' namespace, and traces (a span for each request and its stages), exported
-/// with swift-otel over OTLP/gRPC or OTLP/HTTP (``OTLPEnvironment``) when a collector is named, with the metrics and the log lines too when asked, and
-/// nothing at all otherwise.
+/// over OTLP/gRPC or OTLP/HTTP (``OTLPEnvironment``) by the server's own tracer (`OTLPTracer`) when a collector is
+/// named, with the log lines (`OTLPLogHandler`) and the metrics (`OTLPMetricsFactory`) too when asked, and nothing at
+/// all otherwise.
 struct TelemetryOptions: ParsableArguments {
     /// What ``bootstrap(environment:)`` set up: the service exporting it all, and which signals besides traces.
     struct Export {
         let service: any Service
-        let metrics: Bool
-        let logs: Bool
+        /// The metrics' exporter, when the metrics are exported.
+        let metrics: OTLPMetricsFactory?
+        /// The log records' exporter, when the logs are exported.
+        let logs: OTLPLogHandler.Exporter?
     }
 
     @Option(
@@ -52,6 +51,18 @@ struct TelemetryOptions: ParsableArguments {
         inversion: .prefixedNo,
         help: "With a collector, export the log lines to it too (default: off; IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS).")
     var openTelemetryEnableLogs: Bool?
+    @Option(
+        help: ArgumentHelp(
+            "How new trace ids are made: xray (AWS X-Ray's form, the default) or random "
+                + "(IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR).",
+            valueName: "NAME"))
+    var openTelemetryTraceIdGenerator: String?
+    @Option(
+        help: ArgumentHelp(
+            "The instrumentation scope of the exported log records (default: imgproxy; "
+                + "IMGPROXY_OPEN_TELEMETRY_LOGGER_NAME).",
+            valueName: "NAME"))
+    var openTelemetryLoggerName: String?
 
     /// The variables that name a collector, each of which turns tracing on.
     static let endpointVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
@@ -68,10 +79,9 @@ struct TelemetryOptions: ParsableArguments {
     /// The address of the metrics' own listener, when one is asked for.
     func metricsAddress() throws -> BindAddress? { try Settings.prometheusBind.resolve(parsing: prometheusBind) }
 
-    /// Bootstraps swift-distributed-tracing with swift-otel's tracer when a collector is named (and swift-metrics and
-    /// swift-log with its exporters when the metrics and logs are asked for), and returns the service that exports
-    /// in batches (run it beside the server: it sends what is left on graceful shutdown); `nil` when none is named.
-    /// Call once, before anything that makes an HTTP client.
+    /// Bootstraps swift-distributed-tracing with the OTLP tracer when a collector is named, makes the metrics' and the
+    /// log records' exporters when they are asked for, and returns the service that exports in batches (run it beside the server: it sends what is left on
+    /// graceful shutdown); `nil` when none is named. Call once, before anything that makes an HTTP client.
     func bootstrap(environment: [String: String]) throws -> Export? {
         var environment = environment
         let endpoint = try Settings.otelEndpoint.resolve(otelEndpoint)
@@ -91,25 +101,59 @@ struct TelemetryOptions: ParsableArguments {
         }
         let metrics = try Settings.enableMetrics.resolve(openTelemetryEnableMetrics) ?? false
         let logs = try Settings.enableLogs.resolve(openTelemetryEnableLogs) ?? false
+        let generator =
+            try Settings.traceIDGenerator.resolve(parsing: openTelemetryTraceIdGenerator) ?? .xray
+        let loggerName = try Settings.loggerName.resolve(openTelemetryLoggerName) ?? "imgproxy"
         let certificates = OTLPEnvironment.Certificates(
             server: try Settings.serverCert.resolve(nil), client: try Settings.clientCert.resolve(nil),
             key: try Settings.clientKey.resolve(nil))
         let otlp = try OTLPEnvironment(environment, certificates: certificates)
-        let service = try Self.exporter(environment: otlp.variables, metrics: metrics, logs: logs)
-        return Export(service: service, metrics: metrics, logs: logs)
+        let variables = otlp.variables
+        let diagnostics = Logger(label: "webimage.otel")
+        let resource = OTLPSDKEnvironment.resource(variables)
+        let tracer = OTLPTracer(
+            transport: try OTLPSignalEnvironment(.traces, variables: variables).transport(), resource: resource,
+            generator: generator, sampler: OTLPSDKEnvironment.sampler(variables, logger: diagnostics),
+            limits: OTLPSDKEnvironment.limits(variables, prefix: "OTEL_BSP", defaults: .spans), logger: diagnostics)
+        var services: [any Service] = [tracer]
+        var logExporter: OTLPLogHandler.Exporter?
+        if logs {
+            let exporter = OTLPLogHandler.Exporter(
+                transport: try OTLPSignalEnvironment(.logs, variables: variables).transport(), resource: resource,
+                scope: loggerName,
+                limits: OTLPSDKEnvironment.limits(variables, prefix: "OTEL_BLRP", defaults: .logRecords),
+                logger: diagnostics)
+            services.append(exporter)
+            logExporter = exporter
+        }
+        var metricsFactory: OTLPMetricsFactory?
+        if metrics {
+            let factory = OTLPMetricsFactory(
+                transport: try OTLPSignalEnvironment(.metrics, variables: variables).transport(), resource: resource,
+                interval: OTLPSDKEnvironment.milliseconds(variables, "OTEL_METRIC_EXPORT_INTERVAL") ?? .seconds(60),
+                timeout: OTLPSDKEnvironment.milliseconds(variables, "OTEL_METRIC_EXPORT_TIMEOUT") ?? .seconds(30),
+                delta: OTLPSDKEnvironment.deltaTemporality(variables, logger: diagnostics), logger: diagnostics)
+            services.append(factory.exporter)
+            metricsFactory = factory
+        }
+        tracer.bootstrap()
+        let service = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                logger: diagnostics))
+        return Export(service: service, metrics: metricsFactory, logs: logExporter)
     }
 
     /// `configuration` with what `export` sends besides traces: every metric recorded into the bootstrapped metrics
     /// exporter too, and every log line (the request lines included) into the bootstrapped log exporter too.
     static func apply(_ export: Export, to configuration: inout ImageServerConfiguration) {
         configuration.tracesRequests = true
-        if export.metrics { configuration.metricsExporter = MetricsSystem.factory }
-        guard export.logs else { return }
+        if let metrics = export.metrics { configuration.metricsExporter = metrics }
+        guard let exporter = export.logs else { return }
         let level = configuration.logger.logLevel
         let local = configuration.logger.handler
-        // A logger made without a handler takes the one swift-otel bootstrapped.
         let exported = {
-            var logger = Logger(label: configuration.logger.label)
+            var logger = Logger(label: configuration.logger.label) { _ in OTLPLogHandler(exporter: exporter) }
             logger.logLevel = level
             return logger
         }()
@@ -124,26 +168,4 @@ struct TelemetryOptions: ParsableArguments {
             }
         }
     }
-
-    #if WEBIMAGE_OTEL
-        /// swift-otel's tracer bootstrapped, with its metrics and log exporters when asked, the `OTEL_*` variables of
-        /// `environment` applied.
-        private static func exporter(environment: [String: String], metrics: Bool, logs: Bool) throws -> any Service {
-            var configuration = OTel.Configuration.default
-            configuration.serviceName = "webimage"
-            configuration.diagnosticLogLevel = .warning
-            configuration.logs.enabled = logs
-            configuration.metrics.enabled = metrics
-            do {
-                return try OTel.bootstrap(configuration: configuration, environment: environment)
-            } catch {
-                throw ValidationError("tracing: \(error)")
-            }
-        }
-    #else
-        /// A build without swift-otel (`WEBIMAGE_NO_OTEL`, the sanitizer builds) cannot export spans.
-        private static func exporter(environment: [String: String], metrics: Bool, logs: Bool) throws -> any Service {
-            throw ValidationError("tracing: this build of webimage has no OTLP exporter (built with WEBIMAGE_NO_OTEL)")
-        }
-    #endif
 }

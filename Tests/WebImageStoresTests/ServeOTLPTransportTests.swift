@@ -18,7 +18,7 @@
         .serialized,
         .enabled(
             if: ProcessInfo.processInfo.environment["WEBIMAGE_NO_OTEL"] == nil,
-            "webimage is built without swift-otel (the sanitizer builds)")
+            "webimage is built without grpc-swift (the sanitizer builds)")
     ) struct ServeOTLPTransportTests {
         /// What one node did: its exit status, the answer to one image request and its log.
         struct Run {

@@ -12,7 +12,7 @@ import WebImageTesting
 @Suite(
     .enabled(
         if: ProcessInfo.processInfo.environment["WEBIMAGE_NO_OTEL"] == nil,
-        "webimage is built without swift-otel (the sanitizer builds)")
+        "webimage is built without grpc-swift (the sanitizer builds)")
 ) struct ServeOpenTelemetryTests {
     @Test func metricsAndLogsAreExportedWhenImgproxysVariablesAskForThem() async throws {
         let receiver = try await OTLPReceiver.start()

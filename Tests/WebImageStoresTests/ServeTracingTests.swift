@@ -13,7 +13,7 @@ import WebImageTesting
     .serialized,
     .enabled(
         if: ProcessInfo.processInfo.environment["WEBIMAGE_NO_OTEL"] == nil,
-        "webimage is built without swift-otel (the sanitizer builds)")
+        "webimage is built without grpc-swift (the sanitizer builds)")
 ) struct ServeTracingTests {
     /// A W3C `traceparent` of a trace the test starts.
     struct Parent {

@@ -1,0 +1,82 @@
+import Foundation
+import Instrumentation
+import Logging
+import ServiceLifecycle
+import Tracing
+
+/// A swift-distributed-tracing tracer that exports spans over OTLP, as imgproxy's OpenTelemetry tracer does: trace
+/// ids from its ``TraceIDGenerator`` (imgproxy's `IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR`), new traces sampled
+/// by its ``TraceSampler`` (`OTEL_TRACES_SAMPLER`), the spans under the instrumentation scope `imgproxy` (as
+/// imgproxy's `otel.Tracer("imgproxy")`), batched (`OTEL_BSP_*`) and sent through an ``OTLPTransport``.
+///
+/// Bootstrap it in `InstrumentationSystem` and run it as a service beside the server: it exports on schedule and
+/// what is left on graceful shutdown. It continues the trace of a request's W3C `traceparent` (and passes its
+/// `tracestate` on), and writes both into the requests it is asked to inject into.
+package final class OTLPTracer: Tracer, Service {
+    /// The instrumentation scope of the spans, imgproxy's.
+    package static let scope = "imgproxy"
+
+    private let generator: TraceIDGenerator
+    private let sampler: TraceSampler
+    private let batcher: OTLPBatcher
+
+    /// A tracer exporting through `transport` from a resource of `resource` (`service.name` and the like).
+    package init(
+        transport: any OTLPTransport, resource: [String: String], generator: TraceIDGenerator,
+        sampler: TraceSampler, limits: OTLPBatchLimits, logger: Logger
+    ) {
+        self.generator = generator
+        self.sampler = sampler
+        batcher = OTLPBatcher(
+            .traces, limits: limits, transport: transport, resource: .resource(resource), scope: Self.scope,
+            logger: logger)
+    }
+
+    /// Starts a span, a child of the context's span (of this process or a caller's), else a new trace's root.
+    package func startSpan<Instant: TracerInstant>(
+        _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
+        at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
+    ) -> OTLPSpan {
+        let parent = context()
+        let caller = parent.otlpSpan
+        let traceID = caller?.traceID ?? generator.traceID()
+        let ids = OTLPSpanContext(
+            traceID: traceID, spanID: generator.spanID(), sampled: sampler.sampled(traceID: traceID, parent: caller),
+            traceState: caller?.traceState)
+        let batcher = batcher
+        return OTLPSpan(
+            name: operationName, context: parent, ids: ids, parentID: caller?.spanID, kind: kind,
+            start: instant().nanosecondsSinceEpoch
+        ) { span in batcher.add(span) }
+    }
+
+    /// Makes this tracer the process's, in swift-distributed-tracing's `InstrumentationSystem`: call once per process,
+    /// before the server is made.
+    package func bootstrap() { InstrumentationSystem.bootstrap(self) }
+
+    /// Nothing: spans are exported on schedule by ``run()``.
+    package func forceFlush() {}
+
+    /// Reads a caller's trace from `traceparent` and `tracestate`.
+    package func extract<Carrier, Extract: Extractor>(
+        _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
+    ) where Extract.Carrier == Carrier {
+        guard let header = extractor.extract(key: "traceparent", from: carrier),
+            let caller = OTLPSpanContext(
+                traceparent: header, traceState: extractor.extract(key: "tracestate", from: carrier))
+        else { return }
+        context.otlpSpan = caller
+    }
+
+    /// Writes the current span's `traceparent`, and `tracestate` when the trace carries one.
+    package func inject<Carrier, Inject: Injector>(
+        _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
+    ) where Inject.Carrier == Carrier {
+        guard let span = context.otlpSpan else { return }
+        injector.inject(span.traceparent, forKey: "traceparent", into: &carrier)
+        if let state = span.traceState, !state.isEmpty { injector.inject(state, forKey: "tracestate", into: &carrier) }
+    }
+
+    /// Exports the spans on schedule until graceful shutdown, then what is left.
+    package func run() async throws { try await batcher.run() }
+}

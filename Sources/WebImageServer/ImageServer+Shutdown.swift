@@ -5,7 +5,7 @@ extension ImageServer {
     /// peer-forwarding client and the error reporter (after it sends what it has queued, within its timeout); call
     /// once the application has stopped. The S3 clients of the configuration (shared tier, S3 sources) belong to
     /// whoever made them, who shuts them down after this. With ``ImageServerConfiguration/checksLeaks``, it ends with
-    /// the leak check's line (``LeakCheck``).
+    /// the leak check's line.
     public func shutdown() async {
         await responder.fetcher.shutdown()
         await responder.gate.shutdown()

@@ -4,16 +4,16 @@ import WebImage
 
 /// Decrypts objects written by the AWS S3 Encryption Client, as imgproxy's `IMGPROXY_S3_USE_DECRYPTION_CLIENT`
 /// (the Go S3 Encryption Client v4 with a decrypt-only KMS keyring, commitment policy
-/// `FORBID_ENCRYPT_ALLOW_DECRYPT`) reads them, with the envelope (``S3EncryptionEnvelope``) in the object's metadata
+/// `FORBID_ENCRYPT_ALLOW_DECRYPT`) reads them, with the envelope (`S3EncryptionEnvelope`) in the object's metadata
 /// or, when the object has none, in its instruction file (`KEY.instruction`):
 /// - the v2 format (`x-amz-key-v2`, `x-amz-iv`, `x-amz-cek-alg` = `AES/GCM/NoPadding`, `x-amz-wrap-alg` =
 ///   `kms+context`, `x-amz-matdesc`, `x-amz-tag-len` = `128`): the body is AES-256-GCM under the data key;
 /// - the v3 format of the v4 clients, with key commitment (`x-amz-3`, `x-amz-w` = `12`, `x-amz-t`, `x-amz-c` = `115`,
 ///   `x-amz-d`, `x-amz-i`): the content key is derived from the data key and checked against the commitment
-///   (``S3KeyCommitment``).
+///   (`S3KeyCommitment`).
 ///
 /// The data key is unwrapped by KMS `Decrypt` under the encryption context (`x-amz-matdesc` or `x-amz-t`, its S3
-/// encoding of non-ASCII characters undone by ``S3MetadataText``), which must name the content algorithm
+/// encoding of non-ASCII characters undone by `S3MetadataText`), which must name the content algorithm
 /// (`aws:x-amz-cek-alg`). Like imgproxy's client, it refuses the v1 formats (`x-amz-key`,
 /// `AES/CBC/PKCS5Padding`, `kms` wrapping: the "legacy unauthenticated modes" are off), and an object with neither an
 /// envelope nor an instruction file is missing (404). The data key is never logged or put in an error.

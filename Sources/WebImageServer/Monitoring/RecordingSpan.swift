@@ -2,7 +2,7 @@ import Tracing
 import WebImage
 
 /// A span of the server's own tracers (``DatadogTracer``, ``NewRelicTracer``): recorded under a lock while it runs,
-/// handed to its tracer as a ``FinishedSpan`` when it ends, which the tracer turns into its vendor's record.
+/// handed to its tracer as a `FinishedSpan` when it ends, which the tracer turns into its vendor's record.
 public final class RecordingSpan: Span {
     /// The span's context: its parent's, with the tracer's ids of the span.
     public let context: ServiceContext

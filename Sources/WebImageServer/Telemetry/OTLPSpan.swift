@@ -1,7 +1,7 @@
 import Tracing
 import WebImage
 
-/// A span of ``OTLPTracer``: recorded under a lock while it runs (name, attributes, events, links, status), handed to
+/// A span of `OTLPTracer`: recorded under a lock while it runs (name, attributes, events, links, status), handed to
 /// the tracer as an OTLP `Span` message when it ends. A span that is not sampled records nothing.
 public final class OTLPSpan: Span {
     /// The span's context: its parent's, with the span's trace context.

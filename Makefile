@@ -58,7 +58,7 @@ docs: deps
 # they time child processes, which TSan slows past their limits, and the code they drive is tested in-process.
 # Both sanitizer builds leave grpc-swift out (WEBIMAGE_NO_OTEL, see Package.swift): OTLP goes over HTTP only there.
 test-tsan: deps $(STORES_VENV)/bin/weed
-	WEBIMAGE_NO_OTEL=1 TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
+	WEBIMAGE_NO_OTEL=1 TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/tsan-suppressions.txt swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
 
 # The decoding, processing and robustness tests under AddressSanitizer (and LeakSanitizer), in their own build folder;
 # any report fails. The CLI suites are skipped as for TSan: the code they drive is tested in-process.

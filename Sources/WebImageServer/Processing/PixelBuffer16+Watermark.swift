@@ -8,21 +8,10 @@ extension PixelBuffer16 {
         let opacity = Float(max(0, min(1, opacity)))
         layer.bytes.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { base in
-                for top in rows {
-                    let ys = max(0, top)..<min(height, top + layer.height)
-                    guard !ys.isEmpty else { continue }
-                    for left in columns {
-                        let xs = max(0, left)..<min(width, left + layer.width)
-                        guard !xs.isEmpty else { continue }
-                        for y in ys {
-                            var from = ((y - top) * layer.width + xs.lowerBound - left) * 4
-                            var to = (y * width + xs.lowerBound) * 4
-                            for _ in xs {
-                                Self.blend(source, from, over: base, to, opacity: opacity)
-                                from += 4
-                                to += 4
-                            }
-                        }
+                WatermarkPlacement.forEachRow(of: layer.size, on: size, columns: columns, rows: rows) {
+                    from, to, count in
+                    for pixel in 0..<count {
+                        Self.blend(source, (from + pixel) * 4, over: base, (to + pixel) * 4, opacity: opacity)
                     }
                 }
             }

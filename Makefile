@@ -39,11 +39,12 @@ cluster-demo: deps $(STORES_VENV)/bin/weed
 # The three test targets run one after another (each target's suites in parallel within it): the library's loader
 # tests time their requests, the server's run codecs on both cores and start `webimage serve` processes, and the
 # stores' run a real cluster (nginx, SeaweedFS, three nodes) at a steady rate; all at once on the 2-core machine they
-# starved one another's in-process origins past their timeouts.
+# starved one another's in-process origins past their timeouts. Tests/report-failures.sh repeats a failing run's
+# failures at its end, where CI's excerpt of the output shows them.
 test: deps $(STORES_VENV)/bin/weed
-	swift test $(SWIFT_BUILD_FLAGS) --no-parallel --skip "WebImageServerTests\.|WebImageStoresTests\."
-	swift test $(SWIFT_BUILD_FLAGS) --no-parallel --filter "WebImageServerTests\."
-	swift test $(SWIFT_BUILD_FLAGS) --no-parallel --filter "WebImageStoresTests\."
+	Tests/report-failures.sh swift test $(SWIFT_BUILD_FLAGS) --no-parallel --skip "WebImageServerTests\.|WebImageStoresTests\."
+	Tests/report-failures.sh swift test $(SWIFT_BUILD_FLAGS) --no-parallel --filter "WebImageServerTests\."
+	Tests/report-failures.sh swift test $(SWIFT_BUILD_FLAGS) --no-parallel --filter "WebImageStoresTests\."
 
 # The DocC catalogues of WebImage, WebImageServer and WebImageStores (Sources/*/*.docc, with the snippets of
 # Snippets/) into out/docs/<target>.doccarchive, with DocC's warnings as errors: a broken symbol link fails. The plugin
@@ -58,12 +59,12 @@ docs: deps
 # they time child processes, which TSan slows past their limits, and the code they drive is tested in-process.
 # Both sanitizer builds leave grpc-swift out (WEBIMAGE_NO_OTEL, see Package.swift): OTLP goes over HTTP only there.
 test-tsan: deps $(STORES_VENV)/bin/weed
-	WEBIMAGE_NO_OTEL=1 TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/tsan-suppressions.txt swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
+	WEBIMAGE_NO_OTEL=1 TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/tsan-suppressions.txt Tests/report-failures.sh swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --skip CLI
 
 # The decoding, processing and robustness tests under AddressSanitizer (and LeakSanitizer), in their own build folder;
 # any report fails. The CLI suites are skipped as for TSan: the code they drive is tested in-process.
 test-asan: deps
-	WEBIMAGE_NO_OTEL=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt swift test --sanitize=address --scratch-path .build-asan --no-parallel --skip CLI \
+	WEBIMAGE_NO_OTEL=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt Tests/report-failures.sh swift test --sanitize=address --scratch-path .build-asan --no-parallel --skip CLI \
 		--filter "Coding|Processing|Robustness|Resampling|Transformer|Resize|Decoding|Encoding|Corpus|FormatsConformance|ManagerFormats|Sniffing|Convolution|PixelBuffer|Metadata|BMP|TIFF|JXL|HEIC|ColorManagement|GreyProfile|FuzzRegression|SVG"
 
 # Coverage-guided fuzzing with libFuzzer (Fuzz/, entry points in WebImageTesting/FuzzEntries.swift), under

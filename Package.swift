@@ -88,6 +88,7 @@ let package = Package(
             name: "WebImageTesting",
             dependencies: [
                 "WebImage", "WebImageServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

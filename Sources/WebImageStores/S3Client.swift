@@ -5,8 +5,8 @@ import NIOCore
 import NIOHTTP1
 import WebImage
 
-/// A small S3 client (path-style or virtual-hosted URLs, AWS Signature V4, V4A for Multi-Region Access Points,
-/// session tokens) over AsyncHTTPClient: GET, HEAD, PUT (optionally only if absent) and DELETE of whole objects.
+/// A small S3 client (path-style or virtual-hosted URLs, AWS Signature V4, V4A for Multi-Region Access Points and
+/// Outposts access points, session tokens) over AsyncHTTPClient: GET, HEAD, PUT (optionally only if absent) and DELETE of whole objects.
 ///
 /// Errors are `WebImageError`s: a missing object is `nil` (GET, HEAD) rather than an error; `403` and other 4xx are
 /// `.badStatus` (permanent), `5xx` `.badStatus` (transient), each with an ``S3StoreError`` as its `underlying` error

@@ -30,9 +30,10 @@ public struct S3ImageLoader: ImageLoading {
         self.decryption = decryption
     }
 
-    /// Throws for an access point value (of ``accessPoints``) that is an ARN but not an S3 access point's that can be
-    /// reached (another service, an Outposts access point, a name that cannot be in a host name); a value that is not
-    /// an ARN is a bucket name, as the AWS SDKs take it. Multi-Region Access Points are reached (Signature Version 4A).
+    /// Throws for an access point value (of ``accessPoints``) that is an ARN but not one of an S3 access point that
+    /// can be reached (another service, an Outposts bucket, a name that cannot be in a host name); a value that is not
+    /// an ARN is a bucket name, as the AWS SDKs take it. Multi-Region Access Points and Outposts access points are
+    /// reached (Signature Version 4A and `s3-outposts` signing).
     public static func checkAccessPoint(_ value: String) throws(S3ConfigurationError) {
         _ = try S3AccessPoint(arn: value)
     }

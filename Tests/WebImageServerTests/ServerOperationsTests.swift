@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import Testing
 import WebImage
+import WebImageTesting
 
 @testable import WebImageServer
 

@@ -98,13 +98,22 @@ import WebImageTesting
         try await setup.createBucketReadyForWrites("cluster")
         try await setup.shutdown()
 
-        let first = try Self.node(seaweed, peers: [], passesCacheControl: true)
+        let firstTrace = LogCapture()
+        let first = try Self.node(seaweed, peers: [], passesCacheControl: true, trace: firstTrace)
         try await first.app.test(.live) { client in
             let made = try await client.execute(uri: "/insecure/rs:fit:40:40/plain/\(source)@png", method: .get)
             #expect(made.status == .ok && made.headers[.cacheControl] == cacheControl)
         }
         await first.server.shutdown()
         try await first.server.configuration.sharedStore?.client.shutdown()
+        // The cache trace names the shared tier's store as the memory's and the disk's.
+        let stores = firstTrace.lines.withLock { $0 }.filter {
+            $0.contains("cache trace") && $0.contains("event=store")
+        }
+        #expect(
+            Set(stores.compactMap { $0.split(separator: " ").first { $0.hasPrefix("tier=") } }) == [
+                "tier=memory", "tier=disk", "tier=shared",
+            ], "\(stores)")
         let second = try Self.node(seaweed, peers: [], passesCacheControl: true)
         try await second.app.test(.live) { client in
             for size in [40, 80] {
@@ -130,12 +139,17 @@ import WebImageTesting
     }
 
     /// A node with its own temporary disk cache, the shared tier `s3://cluster/t` and the purge key (and, with
-    /// `passesCacheControl`, the origin's `Cache-Control` passed on).
+    /// `passesCacheControl`, the origin's `Cache-Control` passed on; with `trace`, `--vips-cache-trace`'s lines kept
+    /// there).
     private static func node(
-        _ seaweed: SeaweedFS, peers: [URL], passesCacheControl: Bool = false
+        _ seaweed: SeaweedFS, peers: [URL], passesCacheControl: Bool = false, trace: LogCapture? = nil
     ) throws -> (server: ImageServer, app: some ApplicationProtocol) {
         var configuration = ImageServerConfiguration()
         configuration.http.passesCacheControl = passesCacheControl
+        if let trace {
+            configuration.tracesCache = true
+            configuration.logger = trace.logger
+        }
         configuration.cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "webimage-node-\(UUID().uuidString)")
         configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)

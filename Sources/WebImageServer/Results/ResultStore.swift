@@ -155,9 +155,10 @@ final class ResultStore: Sendable {
             if let cacheControl = result.source.cacheControl { metadata["source-cache-control"] = cacheControl }
             if let expires = result.source.expires { metadata["source-expires"] = expires }
             if let facts = result.debugFacts { metadata["debug"] = facts.text }
-            await shared?.storeResult(
+            let wrote = await shared?.storeResult(
                 result.data, contentType: result.format.mimeType, metadata: metadata, source: key.source,
                 identity: key.identity)
+            if wrote == true { trace?.record(.store, key, tier: "shared") }
         }
         return stored
     }

@@ -95,6 +95,11 @@ package final class OTLPBatcher: Service {
                     try await group.next()
                     group.cancelAll()
                 }
+            } catch  where Task.isCancelled {
+                // Graceful shutdown cancelled this export: the batch goes back to the head of the queue, for the
+                // final export that `run()` makes outside the cancelled scope.
+                pending.withLock { $0.insert(contentsOf: batch, at: 0) }
+                return
             } catch {
                 failed("\(error)")
             }

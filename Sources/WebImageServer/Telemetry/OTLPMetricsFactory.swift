@@ -31,6 +31,7 @@ package final class OTLPMetricsFactory: MetricsFactory {
     private struct Key: Hashable {
         let label: String
         let dimensions: [String]
+        let kind: OTLPInstrument.Kind
     }
 
     /// A factory exporting through `transport` every `interval`, each export within `timeout`, from a resource of
@@ -86,13 +87,14 @@ package final class OTLPMetricsFactory: MetricsFactory {
     package func destroyRecorder(_ handler: any RecorderHandler) { destroy(handler) }
     package func destroyTimer(_ handler: any TimerHandler) { destroy(handler) }
 
-    /// The series of `label` and `dimensions`, made on first use.
+    /// The series of `label` and `dimensions`, made on first use; the same label and dimensions asked as another
+    /// kind of instrument is its own series (both are exported), as the first handler keeps recording into its own.
     private func instrument(
         _ label: String, _ dimensions: [(String, String)], _ kind: OTLPInstrument.Kind, unit: String = ""
     ) -> OTLPInstrument {
-        let key = Key(label: label, dimensions: dimensions.map { "\($0.0)=\($0.1)" }.sorted())
+        let key = Key(label: label, dimensions: dimensions.map { "\($0.0)=\($0.1)" }.sorted(), kind: kind)
         return instruments.withLock { instruments in
-            if let existing = instruments[key], existing.kind == kind { return existing }
+            if let existing = instruments[key] { return existing }
             let made = OTLPInstrument(name: label, dimensions: dimensions, kind: kind, unit: unit)
             instruments[key] = made
             return made

@@ -222,10 +222,9 @@ extension ServeCommand {
                     configuration.logger.info(
                         "Azure Blob Storage: tokens from \(credentials.tokenSource ?? "\(credentials)")")
                 } else {
+                    let source = "\(credentials)"
                     configuration.logger.info(
-                        "Azure Blob Storage: no credentials (no key, no token from \(credentials)); "
-                            + "requests are anonymous"
-                    )
+                        "Azure Blob Storage: no credentials (no key, no token from \(source)); requests are anonymous")
                 }
             }
         }

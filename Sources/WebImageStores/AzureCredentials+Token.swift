@@ -8,11 +8,45 @@ extension AzureCredentials {
         AccessTokenCache { try await token(http: http, timeout: timeout) }
     }
 
-    /// One token of the storage scope and its lifetime, asked as azidentity asks it: Microsoft Entra ID's
-    /// client-credentials grant (`AUTHORITY/TENANT/oauth2/v2.0/token`) with the secret, a certificate's assertion or
-    /// the federated token (read anew each time: it is rotated), or a managed identity's endpoint (App Service's with
-    /// `X-IDENTITY-HEADER`, api-version 2019-08-01; IMDS's with `Metadata: true`, api-version 2018-02-01).
+    /// One token of the storage scope and its lifetime: the source's, else the first of the developer tools after it
+    /// that gives one; once one did, that one's alone, as azidentity's chain keeps asking the credential that gave a
+    /// token.
     func token(http: StoreHTTPClient, timeout: Duration) async throws(WebImageError) -> (String, Duration) {
+        if fallbacks.isEmpty {
+            let token = try await sourceToken(http: http, timeout: timeout)
+            chosen.withLock { $0 = 0 }
+            return token
+        }
+        if let index = chosen.withLock({ $0 }) {
+            if index == 0 { return try await sourceToken(http: http, timeout: timeout) }
+            return try await fallbacks[index - 1].token()
+        }
+        var failures: [String] = []
+        for index in 0...fallbacks.count {
+            do {
+                let token: (String, Duration)
+                if index == 0 {
+                    token = try await sourceToken(http: http, timeout: timeout)
+                } else {
+                    token = try await fallbacks[index - 1].token()
+                }
+                chosen.withLock { $0 = index }
+                return token
+            } catch { failures.append(error.message) }
+        }
+        let error = CloudStoreError(
+            .authenticationFailed, "no credential gave a token: " + failures.joined(separator: "; "))
+        throw WebImageError(.connectionFailed, error.message, underlying: error)
+    }
+
+    /// One token of the storage scope and its lifetime from the first source, asked as azidentity asks it: Microsoft
+    /// Entra ID's client-credentials grant (`AUTHORITY/TENANT/oauth2/v2.0/token`) with the secret, a certificate's
+    /// assertion or the federated token (read anew each time: it is rotated), or a managed identity's endpoint (App
+    /// Service's with `X-IDENTITY-HEADER`, api-version 2019-08-01; IMDS's with `Metadata: true`, api-version
+    /// 2018-02-01), or the developer tool's output.
+    private func sourceToken(
+        http: StoreHTTPClient, timeout: Duration
+    ) async throws(WebImageError) -> (String, Duration) {
         let form = "application/x-www-form-urlencoded"
         let response: StoreHTTPClient.Response
         switch source {
@@ -56,9 +90,12 @@ extension AzureCredentials {
                 .GET, Self.managedIdentityURL(endpoint, version: "2018-02-01", clientID: clientID),
                 headers: [("Metadata", "true")], timeout: timeout, maxSize: 64 << 10,
                 operation: "managed identity token")
+        case .developerTool(let tool):
+            return try await tool.token()
         }
         guard response.status == 200 else {
-            let error = CloudStoreError(.authenticationFailed, "the \(self) gave no token (\(response.status))")
+            let error = CloudStoreError(
+                .authenticationFailed, "the \(sourceDescription) gave no token (\(response.status))")
             throw WebImageError(.badStatus, error.message, httpStatus: response.status, underlying: error)
         }
         return try OAuthToken.read(response.body)

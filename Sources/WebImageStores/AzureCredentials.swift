@@ -1,9 +1,11 @@
 import Foundation
+import WebImage
 
 /// Where an Azure Blob Storage client's Microsoft Entra ID tokens come from, as azidentity's
 /// `DefaultAzureCredential` finds them (imgproxy's Azure client without `IMGPROXY_ABS_KEY`): a service principal's
-/// secret or certificate, a workload identity's federated token, or a managed identity (App Service's endpoint, else
-/// the instance metadata service, IMDS). Tokens are of the scope `https://storage.azure.com/.default`.
+/// secret or certificate, a workload identity's federated token, a managed identity (App Service's endpoint, else
+/// the instance metadata service, IMDS), else the developer tools signed in where the server runs (the Azure CLI,
+/// then the Azure Developer CLI). Tokens are of the scope `https://storage.azure.com/.default`.
 public struct AzureCredentials: Sendable, CustomStringConvertible {
     enum Source: Sendable {
         case clientSecret(tenant: String, clientID: String, secret: String, authority: URL)
@@ -11,6 +13,7 @@ public struct AzureCredentials: Sendable, CustomStringConvertible {
         case workloadIdentity(tenant: String, clientID: String, tokenFile: String, authority: URL)
         case appService(endpoint: URL, header: String, clientID: String?)
         case instanceMetadata(endpoint: URL, clientID: String?)
+        case developerTool(AzureDeveloperCLI)
     }
 
     /// Microsoft Entra ID's authority when `AZURE_AUTHORITY_HOST` names none.
@@ -22,36 +25,54 @@ public struct AzureCredentials: Sendable, CustomStringConvertible {
     static let scope = "https://storage.azure.com/.default"
 
     let source: Source
+    /// The developer tools tried, in order, when `source` gives no token.
+    let fallbacks: [AzureDeveloperCLI]
+    /// Which of `source` (0) and `fallbacks` (1...) gave a token, once one did: azidentity's chain keeps asking the
+    /// credential that gave one.
+    let chosen: Locked<Int?>
+
+    init(source: Source, fallbacks: [AzureDeveloperCLI] = []) {
+        self.source = source
+        self.fallbacks = fallbacks
+        chosen = Locked(nil)
+    }
 
     /// The credentials azidentity's `DefaultAzureCredential` would use with `environment`, in its order:
     /// `AZURE_TENANT_ID` and `AZURE_CLIENT_ID` with `AZURE_CLIENT_SECRET`, else with `AZURE_CLIENT_CERTIFICATE_PATH`
     /// (a PEM file with the certificate and its unencrypted RSA key; its certificates sent with
     /// `AZURE_CLIENT_CERTIFICATE_CHAIN`); else a workload identity
     /// (`AZURE_FEDERATED_TOKEN_FILE` with the tenant and client ids); else App Service's managed identity
-    /// (`IDENTITY_ENDPOINT` and `IDENTITY_HEADER`); else IMDS at `imdsEndpoint`, for the user-assigned identity
-    /// `AZURE_CLIENT_ID` when set. Tokens are asked of `AZURE_AUTHORITY_HOST` (default ``defaultAuthorityHost``).
-    /// Returns them with where they were found.
+    /// (`IDENTITY_ENDPOINT` and `IDENTITY_HEADER`), else IMDS at `imdsEndpoint`, for the user-assigned identity
+    /// `AZURE_CLIENT_ID` when set, each followed by the Azure CLI and the Azure Developer CLI when it gives no token.
+    /// `AZURE_TOKEN_CREDENTIALS` narrows the chain as azidentity's: `prod` (no developer tools), `dev` (the
+    /// developer tools alone), or one credential's name (`EnvironmentCredential`, `WorkloadIdentityCredential`,
+    /// `ManagedIdentityCredential`, `AzureCLICredential`, `AzureDeveloperCLICredential`). Tokens are asked of
+    /// `AZURE_AUTHORITY_HOST` (default ``defaultAuthorityHost``). Returns them with where they were found.
     ///
     /// - Throws: ``CloudStoreError/Code/invalidSetting`` for a tenant id other than letters, digits, `-` and `.`, an
-    ///   authority or an endpoint that is not `http(s)`; ``CloudStoreError/Code/invalidKey`` for a certificate file
-    ///   that cannot be used.
+    ///   authority or an endpoint that is not `http(s)`, an `AZURE_TOKEN_CREDENTIALS` azidentity does not know or
+    ///   whose credential is not configured; ``CloudStoreError/Code/invalidKey`` for a certificate file that cannot
+    ///   be used.
     public static func defaultChain(
         environment: [String: String], imdsEndpoint: URL = AzureCredentials.defaultInstanceMetadataEndpoint
     ) throws(CloudStoreError) -> (credentials: AzureCredentials, origin: String) {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let selection = try Selection(value("AZURE_TOKEN_CREDENTIALS"))
         let clientID = value("AZURE_CLIENT_ID")
         let authority = try url(
             value("AZURE_AUTHORITY_HOST") ?? defaultAuthorityHost.absoluteString, "AZURE_AUTHORITY_HOST")
+        let tools = [AzureDeveloperCLI.Tool.azureCLI, .azureDeveloperCLI].filter { selection.allows($0) }
+            .map { AzureDeveloperCLI(tool: $0, environment: environment) }
         if let tenant = value("AZURE_TENANT_ID"), let clientID {
             try check(tenant: tenant)
-            if let secret = value("AZURE_CLIENT_SECRET") {
+            if selection.allows(.environment), let secret = value("AZURE_CLIENT_SECRET") {
                 return (
                     AzureCredentials(
                         source: .clientSecret(tenant: tenant, clientID: clientID, secret: secret, authority: authority)),
                     "AZURE_CLIENT_SECRET"
                 )
             }
-            if let path = value("AZURE_CLIENT_CERTIFICATE_PATH") {
+            if selection.allows(.environment), let path = value("AZURE_CLIENT_CERTIFICATE_PATH") {
                 let chain = ["1", "true"].contains(value("AZURE_CLIENT_CERTIFICATE_CHAIN")?.lowercased() ?? "")
                 let certificate = try AzureClientCertificate(path: path, sendsChain: chain)
                 return (
@@ -61,7 +82,7 @@ public struct AzureCredentials: Sendable, CustomStringConvertible {
                     "AZURE_CLIENT_CERTIFICATE_PATH"
                 )
             }
-            if let file = value("AZURE_FEDERATED_TOKEN_FILE") {
+            if selection.allows(.workloadIdentity), let file = value("AZURE_FEDERATED_TOKEN_FILE") {
                 return (
                     AzureCredentials(
                         source: .workloadIdentity(
@@ -70,28 +91,52 @@ public struct AzureCredentials: Sendable, CustomStringConvertible {
                 )
             }
         }
-        if let endpoint = value("IDENTITY_ENDPOINT"), let header = value("IDENTITY_HEADER") {
+        if selection.allows(.managedIdentity) {
+            if let endpoint = value("IDENTITY_ENDPOINT"), let header = value("IDENTITY_HEADER") {
+                return (
+                    AzureCredentials(
+                        source: .appService(
+                            endpoint: try url(endpoint, "IDENTITY_ENDPOINT"), header: header, clientID: clientID),
+                        fallbacks: tools),
+                    "IDENTITY_ENDPOINT"
+                )
+            }
             return (
                 AzureCredentials(
-                    source: .appService(
-                        endpoint: try url(endpoint, "IDENTITY_ENDPOINT"), header: header, clientID: clientID)),
-                "IDENTITY_ENDPOINT"
+                    source: .instanceMetadata(endpoint: imdsEndpoint, clientID: clientID), fallbacks: tools),
+                "the instance metadata service"
             )
         }
+        guard let first = tools.first else {
+            throw CloudStoreError(
+                .invalidSetting, "AZURE_TOKEN_CREDENTIALS names a credential whose variables are not set")
+        }
         return (
-            AzureCredentials(source: .instanceMetadata(endpoint: imdsEndpoint, clientID: clientID)),
-            "the instance metadata service"
+            AzureCredentials(source: .developerTool(first), fallbacks: Array(tools.dropFirst())),
+            "AZURE_TOKEN_CREDENTIALS"
         )
     }
 
-    /// Whether the tokens come from IMDS, which a server asks once at start to find out whether there is one.
+    /// Whether the tokens come from IMDS.
     public var isInstanceMetadata: Bool {
         if case .instanceMetadata = source { return true }
         return false
     }
 
+    /// Whether the tokens come from a source that may not be there (IMDS, a developer tool), which a server asks
+    /// once at start to find out whether there is one.
+    public var isProbedAtStart: Bool {
+        switch source {
+        case .instanceMetadata, .developerTool: true
+        default: !fallbacks.isEmpty
+        }
+    }
+
     /// What the credentials are; never a secret, a key or a token.
-    public var description: String {
+    public var description: String { sourceDescription + fallbacks.map { ", else \($0)" }.joined() }
+
+    /// What the first source is.
+    var sourceDescription: String {
         switch source {
         case .clientSecret(let tenant, let clientID, _, _): "client secret of \(clientID) in tenant \(tenant)"
         case .clientCertificate(let tenant, let clientID, _, _):
@@ -101,7 +146,13 @@ public struct AzureCredentials: Sendable, CustomStringConvertible {
             "managed identity\(clientID.map { " \($0)" } ?? "") of \(endpoint.host ?? "App Service")"
         case .instanceMetadata(let endpoint, let clientID):
             "managed identity\(clientID.map { " \($0)" } ?? "") of IMDS \(endpoint.host ?? "")"
+        case .developerTool(let tool): "\(tool)"
         }
+    }
+
+    /// What gave the last token (the source or one of the developer tools after it), `nil` before one did.
+    public var tokenSource: String? {
+        chosen.withLock { $0 }.map { $0 == 0 ? sourceDescription : "\(fallbacks[$0 - 1])" }
     }
 
     /// `text` as an `http(s)` URL with a host, or an error naming `variable`.
@@ -110,6 +161,43 @@ public struct AzureCredentials: Sendable, CustomStringConvertible {
             url.host?.isEmpty == false, url.query == nil
         else { throw CloudStoreError(.invalidSetting, "\(variable) must be an http(s) URL without a query") }
         return url
+    }
+
+    /// What `AZURE_TOKEN_CREDENTIALS` lets the chain use.
+    struct Selection {
+        enum Credential {
+            case environment, workloadIdentity, managedIdentity
+        }
+        /// The variable's value in lower case, empty when unset.
+        private let value: String
+
+        init(_ text: String?) throws(CloudStoreError) {
+            value = (text ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            let known = [
+                "", "dev", "prod", "environmentcredential", "workloadidentitycredential", "managedidentitycredential",
+                "azureclicredential", "azuredeveloperclicredential",
+            ]
+            guard known.contains(value) else {
+                throw CloudStoreError(
+                    .invalidSetting,
+                    "AZURE_TOKEN_CREDENTIALS must be dev, prod or the name of a credential of DefaultAzureCredential")
+            }
+        }
+
+        func allows(_ credential: Credential) -> Bool {
+            let name =
+                switch credential {
+                case .environment: "environmentcredential"
+                case .workloadIdentity: "workloadidentitycredential"
+                case .managedIdentity: "managedidentitycredential"
+                }
+            return value.isEmpty || value == "prod" || value == name
+        }
+
+        func allows(_ tool: AzureDeveloperCLI.Tool) -> Bool {
+            let name = tool == .azureCLI ? "azureclicredential" : "azuredeveloperclicredential"
+            return value.isEmpty || value == "dev" || value == name
+        }
     }
 
     /// Throws unless `tenant` is letters, digits, `-` and `.`, as azidentity checks it.

@@ -9,7 +9,8 @@ extension GoogleCredentials {
     }
 
     /// One token of `scope` and its lifetime: a service account's signed assertion or a user's refresh token
-    /// exchanged at its token URI, or the metadata server's token.
+    /// exchanged at its token URI, an external account's subject token exchanged at Google's STS, or the metadata
+    /// server's token.
     func token(
         scope: String, http: StoreHTTPClient, timeout: Duration
     ) async throws(WebImageError) -> (String, Duration) {
@@ -33,6 +34,10 @@ extension GoogleCredentials {
                 .POST, user.tokenURI.absoluteString,
                 headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Data(user.form.utf8),
                 timeout: timeout, maxSize: 64 << 10, operation: "token refresh")
+        case .externalAccount(let account):
+            return try await account.token(scope: scope, http: http, timeout: timeout)
+        case .externalAuthorizedUser(let user):
+            return try await user.token(http: http, timeout: timeout)
         case .metadataServer(let host):
             who = "the metadata server \(host)"
             response = try await http.send(

@@ -2,11 +2,15 @@ import Foundation
 
 /// Where a Google client's OAuth 2.0 tokens come from, as Go's `google.FindDefaultCredentials` finds them: a
 /// service-account key (signed assertions), a user's refresh token (`gcloud auth application-default login`'s
-/// `authorized_user` file), or the metadata server of the instance the server runs on (GCE, GKE, Cloud Run).
+/// `authorized_user` file), workload identity federation (an `external_account` file: another provider's token
+/// exchanged at Google's STS; a workforce pool user's `external_account_authorized_user` refresh token), or the
+/// metadata server of the instance the server runs on (GCE, GKE, Cloud Run).
 public struct GoogleCredentials: Sendable, CustomStringConvertible {
     enum Source: Sendable {
         case serviceAccount(GoogleServiceAccount)
         case authorizedUser(GoogleAuthorizedUser)
+        case externalAccount(GoogleExternalAccount)
+        case externalAuthorizedUser(GoogleExternalAuthorizedUser)
         case metadataServer(host: String)
     }
 
@@ -27,15 +31,22 @@ public struct GoogleCredentials: Sendable, CustomStringConvertible {
         GoogleCredentials(source: .metadataServer(host: host))
     }
 
-    /// The credentials of a JSON credentials file: a service-account key or a user's refresh token.
+    /// The credentials of a JSON credentials file: a service-account key, a user's refresh token, or workload
+    /// identity federation's `external_account` configuration (whose sources read `environment`: AWS's variables,
+    /// `GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES`) or `external_account_authorized_user` token.
     ///
     /// - Throws: ``CloudStoreError/Code/invalidKey`` for another type or an unusable key (never quoting it).
-    public init(json: String) throws(CloudStoreError) {
+    public init(
+        json: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(CloudStoreError) {
         let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        if object?["type"] as? String == "authorized_user" {
-            source = .authorizedUser(try GoogleAuthorizedUser(object ?? [:]))
-        } else {
-            source = .serviceAccount(try GoogleServiceAccount(json: json))
+        switch object?["type"] as? String {
+        case "authorized_user": source = .authorizedUser(try GoogleAuthorizedUser(object ?? [:]))
+        case "external_account":
+            source = .externalAccount(try GoogleExternalAccount(object ?? [:], environment: environment))
+        case "external_account_authorized_user":
+            source = .externalAuthorizedUser(try GoogleExternalAuthorizedUser(object ?? [:]))
+        default: source = .serviceAccount(try GoogleServiceAccount(json: json))
         }
     }
 
@@ -51,11 +62,16 @@ public struct GoogleCredentials: Sendable, CustomStringConvertible {
         environment: [String: String], home: String?
     ) throws(CloudStoreError) -> (credentials: GoogleCredentials, origin: String) {
         if let path = environment["GOOGLE_APPLICATION_CREDENTIALS"], !path.isEmpty {
-            return (try file(path, variable: "GOOGLE_APPLICATION_CREDENTIALS"), "GOOGLE_APPLICATION_CREDENTIALS")
+            return (
+                try file(path, variable: "GOOGLE_APPLICATION_CREDENTIALS", environment: environment),
+                "GOOGLE_APPLICATION_CREDENTIALS"
+            )
         }
         if let home, !home.isEmpty {
             let path = URL(fileURLWithPath: home).appendingPathComponent(wellKnownFile).path
-            if FileManager.default.fileExists(atPath: path) { return (try file(path, variable: "gcloud"), path) }
+            if FileManager.default.fileExists(atPath: path) {
+                return (try file(path, variable: "gcloud", environment: environment), path)
+            }
         }
         var host = environment["GCE_METADATA_HOST"] ?? ""
         if host.isEmpty { host = defaultMetadataHost }
@@ -66,11 +82,15 @@ public struct GoogleCredentials: Sendable, CustomStringConvertible {
     }
 
     /// The credentials of the file at `path`, named `variable` in errors.
-    private static func file(_ path: String, variable: String) throws(CloudStoreError) -> GoogleCredentials {
+    private static func file(
+        _ path: String, variable: String, environment: [String: String]
+    ) throws(CloudStoreError) -> GoogleCredentials {
         guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
             throw CloudStoreError(.invalidKey, "\(variable): cannot read \(path)")
         }
-        do { return try GoogleCredentials(json: String(decoding: data, as: UTF8.self)) } catch {
+        do {
+            return try GoogleCredentials(json: String(decoding: data, as: UTF8.self), environment: environment)
+        } catch {
             throw CloudStoreError(.invalidKey, "\(variable): \(path): \(error.message)")
         }
     }
@@ -87,6 +107,8 @@ public struct GoogleCredentials: Sendable, CustomStringConvertible {
         switch source {
         case .serviceAccount(let account): "\(account)"
         case .authorizedUser(let user): "\(user)"
+        case .externalAccount(let account): "\(account)"
+        case .externalAuthorizedUser(let user): "\(user)"
         case .metadataServer(let host): "metadata server \(host)"
         }
     }

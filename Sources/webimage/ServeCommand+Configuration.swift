@@ -194,9 +194,10 @@ extension ServeCommand {
 
 extension ServeCommand {
     /// imgproxy signs in to OpenStack Swift at start: a refusal stops it. Credentials from a metadata server (GCE's,
-    /// Azure's IMDS) are asked for a token at start, as Go's clients find out at start whether there is one: without
-    /// one, Azure requests are anonymous (public containers), and so are GCS requests to an `IMGPROXY_GCS_ENDPOINT`
-    /// (an emulator), while Google's own endpoint stops the start, as imgproxy stops without default credentials.
+    /// Azure's IMDS, then Azure's developer tools) are asked for a token at start, as Go's clients find out at start
+    /// whether there is one: without one, Azure requests are anonymous (public containers), and so are GCS requests
+    /// to an `IMGPROXY_GCS_ENDPOINT` (an emulator), while Google's own endpoint stops the start, as imgproxy stops
+    /// without default credentials.
     static func signInToStores(_ configuration: ImageServerConfiguration) async throws {
         for store in configuration.objectSources.map(\.store) {
             if let swift = store as? SwiftClient {
@@ -214,11 +215,17 @@ extension ServeCommand {
                 }
                 configuration.logger.info(
                     "GCS: no credentials (no key, no token from the metadata server); requests are anonymous")
-            } else if let azure = store as? AzureBlobClient, azure.credentials?.isInstanceMetadata == true,
-                await !azure.probeCredentials()
+            } else if let azure = store as? AzureBlobClient, let credentials = azure.credentials,
+                credentials.isProbedAtStart
             {
-                configuration.logger.info(
-                    "Azure Blob Storage: no credentials (no key, no managed identity token); requests are anonymous")
+                if await azure.probeCredentials() {
+                    configuration.logger.info(
+                        "Azure Blob Storage: tokens from \(credentials.tokenSource ?? "\(credentials)")")
+                } else {
+                    let source = "\(credentials)"
+                    configuration.logger.info(
+                        "Azure Blob Storage: no credentials (no key, no token from \(source)); requests are anonymous")
+                }
             }
         }
     }

@@ -64,12 +64,15 @@ import _CryptoExtras
                 == "workload identity c-1 in tenant t-1 from AZURE_FEDERATED_TOKEN_FILE")
         #expect(
             try chain(["IDENTITY_ENDPOINT": "http://127.0.0.1:9/msi/token", "IDENTITY_HEADER": "h"])
-                == "managed identity of 127.0.0.1 from IDENTITY_ENDPOINT")
+                == "managed identity of 127.0.0.1, else the Azure CLI, else the Azure Developer CLI"
+                + " from IDENTITY_ENDPOINT")
         // Without them, IMDS at azidentity's address (a value here: never reached), for AZURE_CLIENT_ID when set.
         let imds = try AzureCredentials.defaultChain(environment: ["AZURE_CLIENT_ID": "c-1"])
         #expect(
             imds.credentials.isInstanceMetadata
-                && "\(imds.credentials)" == "managed identity c-1 of IMDS 169.254.169.254")
+                && "\(imds.credentials)"
+                    == "managed identity c-1 of IMDS 169.254.169.254, else the Azure CLI, else the Azure Developer CLI"
+        )
         #expect(
             AzureCredentials.defaultInstanceMetadataEndpoint.absoluteString
                 == "http://169.254.169.254/metadata/identity/oauth2/token")

@@ -33,6 +33,8 @@ final class FakeCloudStore: Sendable {
         /// The client certificate's public key (DER) and SHA-1 thumbprint (base64url), when a test made one.
         var certificateKey: Data?
         var certificateThumbprint: String?
+        /// The refresh tokens the STS takes for a workforce user; each use replaces the one used (rotation).
+        var workforceRefreshTokens: Set<String> = ["wf-refresh-0"]
         /// `http://127.0.0.1:PORT`.
         var base = ""
     }
@@ -81,6 +83,7 @@ final class FakeCloudStore: Sendable {
         }
         router.get("**", use: handler)
         router.post("**", use: handler)
+        router.put("**", use: handler)
         let server = try await LocalRouterServer.start(router)
         let port = server.port
         state.withLock { $0.base = "http://127.0.0.1:\(port)" }
@@ -101,6 +104,7 @@ final class FakeCloudStore: Sendable {
         state.withLock { $0.log.append(path) }
         let query = FakeCloudStore.query(request.uri.query ?? "")
         if let response = identity(request, path: path, body: body, state: state) { return response }
+        if let response = federation(request, path: path, body: body, state: state) { return response }
         if path == "/token" {
             return token(body, state: state, publicKey: publicKey, base: state.withLock { $0.base })
         }

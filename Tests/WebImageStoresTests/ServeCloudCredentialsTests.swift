@@ -4,8 +4,9 @@ import WebImage
 import WebImageTesting
 
 /// `webimage serve` with `gs://` and `abs://` sources and no key, finding credentials as imgproxy's SDKs find them:
-/// GCE's metadata server (`GCE_METADATA_HOST`), gcloud's file in the home directory, Azure's service principal
-/// (`AZURE_*`), its managed identity (IMDS), and, with none, anonymous Azure requests. Every credential source is a
+/// GCE's metadata server (`GCE_METADATA_HOST`), gcloud's file in the home directory, workload identity federation,
+/// Azure's service principal (`AZURE_*`), its managed identity (IMDS), the Azure CLI, and, with none, anonymous
+/// Azure requests. Every credential source is a
 /// ``FakeCloudStore`` on 127.0.0.1, or a closed port there: nothing is sent beyond the loopback interface.
 @Suite(.serialized) struct ServeCloudCredentialsTests {
     static let sources = ["gs://images/a.png", "gs://images/a.png", "abs://photos/a.png", "abs://photos/a.png"]
@@ -69,6 +70,36 @@ import WebImageTesting
         for secret in [FakeCloudStore.azureClientSecret, "refresh-1", "gsecret"] {
             #expect(!result.log.contains(secret), "\(result.log)")
         }
+    }
+
+    /// Workload identity federation (an `external_account` file impersonating a service account) for GCS, and the
+    /// Azure CLI (a fake `az` on the server's `PATH`) when IMDS gives no token.
+    @Test func federationAndTheAzureCLIGiveTheTokens() async throws {
+        let fake = try await Self.start()
+        defer { Task { await fake.stop() } }
+        fake.state.withLock { _ = $0.issued.insert("az-token") }
+        let directory = try LocalProcess.temporaryDirectory("serve-federation")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let subject = directory.appendingPathComponent("subject")
+        try Data(FakeCloudStore.subjectToken.utf8).write(to: subject)
+        let file = directory.appendingPathComponent("federation.json")
+        try Data(fake.externalAccount(source: ["file": subject.path], impersonate: true).utf8).write(to: file)
+        let tools = directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        try AzureDeveloperCLITests.tools(["az": AzureDeveloperCLITests.azOutput], in: tools)
+        var environment = Self.stores(fake, home: directory)
+        environment["GOOGLE_APPLICATION_CREDENTIALS"] = file.path
+        environment["WEBIMAGE_AZURE_IMDS_ENDPOINT"] = "http://127.0.0.1:\(try LocalProcess.freePort())/token"
+        environment["PATH"] = tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try await ImgproxyCloudSourcesTests.serve(
+            environment, sources: Self.sources, in: directory, log: "federation")
+        #expect(result.statuses == [200, 200, 200, 200], "\(result.log)")
+        // One exchange and one impersonation for the two GCS requests.
+        #expect(fake.state.withLock { $0.identityRequests } == ["sts:jwt+cloud-platform", "impersonated"])
+        #expect(fake.state.withLock { $0.refusals }.isEmpty)
+        #expect(result.log.contains("as \(FakeCloudStore.impersonatedAccount)"), "\(result.log)")
+        #expect(result.log.contains("Azure Blob Storage: tokens from the Azure CLI"), "\(result.log)")
+        #expect(!result.log.contains(FakeCloudStore.subjectToken) && !result.log.contains("az-token"), "\(result.log)")
     }
 
     /// Without credentials anywhere (the metadata servers at closed ports), Azure requests are anonymous, and so are

@@ -135,17 +135,25 @@ struct NewRelicCollector: Sendable {
         } catch {
             throw NewRelicCollectorError(method: method, reason: .transport("\(error)"))
         }
+        return try Self.read(method, status: status, body: Data(buffer: text))
+    }
+
+    /// The `return_value` of `method`'s reply with `status` and `body`: an error for a status other than 200 or 202,
+    /// for an `exception`, and for a body that is not the method's JSON.
+    static func read<Value: Decodable>(
+        _ method: String, status: UInt, body: Data
+    ) throws(NewRelicCollectorError) -> Value {
         guard status == 200 || status == 202 else {
             throw NewRelicCollectorError(method: method, reason: .status(status))
         }
-        let envelope = try? JSONDecoder().decode(Envelope<Value>.self, from: Data(buffer: text))
+        let envelope = try? JSONDecoder().decode(Envelope<Value>.self, from: body)
         if let exception = envelope?.exception {
             throw NewRelicCollectorError(
                 method: method,
                 reason: .exception(type: exception.errorType ?? "unknown", message: exception.message ?? ""))
         }
         guard let value = envelope?.returnValue else {
-            throw NewRelicCollectorError(method: method, reason: .malformedReply(String(buffer: text)))
+            throw NewRelicCollectorError(method: method, reason: .malformedReply(String(decoding: body, as: UTF8.self)))
         }
         return value
     }

@@ -60,13 +60,14 @@ struct MonitoringOptions: ParsableArguments {
     @Option(
         name: .customLong("new-relic-account-id"),
         help: ArgumentHelp(
-            "New Relic's account number: errors go to its Event API, and the trace headers carry it.",
+            "New Relic's account number, instead of the one learned from New Relic's collector at start: errors "
+                + "go to its Event API, and the trace headers carry it.",
             valueName: "ID"))
     var newRelicAccountID: String?
     @Option(
         help: ArgumentHelp(
-            "One base URL for New Relic's Metric, Trace and Event APIs instead of New Relic's hosts "
-                + "(metric-api, trace-api, insights-collector; EU ones for EU keys).",
+            "One base URL for New Relic's collector, Metric, Trace and Event APIs instead of New Relic's hosts "
+                + "(collector, metric-api, trace-api, insights-collector; the key's region's).",
             valueName: "URL"))
     var newRelicHost: String?
     @Option(

@@ -27,7 +27,7 @@ import Tracing
         tracer.extract(
             [
                 "traceparent": "00-\(Self.trace)-b7ad6b7169203331-01",
-                "tracestate": "33@nr=0-0-33-2827902-b7ad6b7169203331-e8b91a159289ff74-1-1.234567-1518469636035,"
+                "tracestate": "1234@nr=0-0-33-2827902-b7ad6b7169203331-e8b91a159289ff74-1-1.234567-1518469636035,"
                     + "congo=t61rcWkgMzE",
             ], into: &context, using: Headers())
         let request = tracer.startSpan("GET /**", context: context, ofKind: .server)
@@ -79,6 +79,21 @@ import Tracing
         #expect(fields["id"] as? String == segment.id)
         #expect(fields["ac"] as? String == "1234")
         #expect(tracer.drain().isEmpty)
+    }
+
+    @Test func onlyTheTrustedAccountsEntryIsNewRelics() {
+        let state = "55@nr=0-0-55-1-b7ad6b7169203331-e8b91a159289ff74-0-0.500000-1518469636035,congo=t61rcWkgMzE"
+        let traceparent = "00-\(Self.trace)-b7ad6b7169203331-01"
+        let untrusted = NewRelicTraceHeaders.read(traceparent: traceparent, tracestate: state, trustedKey: "1234")
+        #expect(untrusted?.sampled == true)
+        #expect(untrusted?.priority != 0.5)
+        #expect(untrusted?.otherVendors == state.split(separator: ",").map(String.init))
+        let trusted = NewRelicTraceHeaders.read(traceparent: traceparent, tracestate: state, trustedKey: "55")
+        #expect(trusted?.sampled == false)
+        #expect(trusted?.priority == 0.5)
+        #expect(trusted?.otherVendors == ["congo=t61rcWkgMzE"])
+        // Without a trusted key (no account yet), any New Relic entry is read.
+        #expect(NewRelicTraceHeaders.read(traceparent: traceparent, tracestate: state)?.priority == 0.5)
     }
 
     @Test func theNewrelicHeaderIsReadWithoutATraceparent() throws {

@@ -12,11 +12,12 @@ public struct NewRelicMonitoring: Sendable {
     public var appName: String
     /// The labels, `key1=value1;key2=value2` in imgproxy's variable.
     public var labels: [String: String]
-    /// The account's id, which the Event API's URL and the `tracestate` entry New Relic reads name: without it, a
+    /// The account's number, which the Event API's URL and the `tracestate` entry New Relic reads name; `nil` to
+    /// learn it from New Relic's collector (``NewRelicTracer`` connects as the Go agent does). Without either, a
     /// request's error is sent on its spans only, and origins get `traceparent` alone.
     public var accountID: String?
-    /// One base URL for the Metric, Trace and Event APIs (a proxy, or a local fake), or `nil` for New Relic's own hosts
-    /// of the key's region.
+    /// One base URL for the collector and the Metric, Trace and Event APIs (a proxy, or a local fake), or `nil` for
+    /// New Relic's own hosts of the key's region.
     public var endpoint: URL?
 
     /// Reporting with `key` for `appName`, to `endpoint` (New Relic's of the key's region when `nil`).
@@ -57,9 +58,9 @@ public struct NewRelicMonitoring: Sendable {
     /// The URL the spans are posted to.
     var tracesURL: String { Self.join(endpoint ?? Self.traceAPI(key: key), "/trace/v1") }
 
-    /// The URL the error events are posted to, with an account.
-    var eventsURL: String? {
-        accountID.map { Self.join(endpoint ?? Self.eventAPI(key: key), "/v1/accounts/\($0)/events") }
+    /// The URL the error events of `account` are posted to.
+    func eventsURL(account: String) -> String {
+        Self.join(endpoint ?? Self.eventAPI(key: key), "/v1/accounts/\(account)/events")
     }
 
     private static func join(_ base: URL, _ path: String) -> String {

@@ -8,7 +8,8 @@ import NIOCore
 struct NewRelicSender: Sendable {
     let settings: NewRelicMonitoring
     let log: DropLog
-    private let client: HTTPClient
+    /// The client of every post (and of the collector's handshake).
+    let client: HTTPClient
 
     /// The records were dropped because too many were waiting.
     struct Full: Error, CustomStringConvertible {
@@ -44,9 +45,10 @@ struct NewRelicSender: Sendable {
             body: { try NewRelicSpanRecord.payload(spans, common: common) })
     }
 
-    /// Posts `events` to the Event API of the account (nothing when empty or without an account).
-    func send(events: [[String: NewRelicValue]]) async {
-        guard !events.isEmpty, let url = settings.eventsURL else { return }
+    /// Posts `events` to the Event API of `account` (nothing when empty or without an account).
+    func send(events: [[String: NewRelicValue]], account: String?) async {
+        guard !events.isEmpty, let account else { return }
+        let url = settings.eventsURL(account: account)
         await post(url, headers: [], body: { try NewRelicSpanRecord.events(events) })
     }
 

@@ -5,15 +5,19 @@ import Foundation
 /// and the older `newrelic` header (base64 JSON `{"v":[0,1],"d":{…}}`), read when there is no `traceparent`.
 enum NewRelicTraceHeaders {
     /// The caller's span from `traceparent` (with `tracestate`), else from `newrelic`; `nil` when neither is valid.
+    /// With a `trustedKey`, only its `tracestate` entry is New Relic's (the Go agent's rule); without one, any
+    /// `…@nr` entry is.
     static func read(
-        traceparent: String?, tracestate: String?, newrelic: String?
+        traceparent: String?, tracestate: String?, newrelic: String?, trustedKey: String? = nil
     ) -> NewRelicSpanContext? {
-        if let traceparent { return read(traceparent: traceparent, tracestate: tracestate) }
+        if let traceparent { return read(traceparent: traceparent, tracestate: tracestate, trustedKey: trustedKey) }
         return newrelic.flatMap(read(newrelic:))
     }
 
-    /// `traceparent`: `00-{32 hex trace}-{16 hex parent}-{2 hex flags}`, neither id all zeros, version `ff` refused.
-    static func read(traceparent: String, tracestate: String?) -> NewRelicSpanContext? {
+    /// `traceparent`: `00-{32 hex trace}-{16 hex parent}-{2 hex flags}`, neither id all zeros, version `ff` refused;
+    /// the sampled flag and the priority of New Relic's `tracestate` entry (the `trustedKey`'s when there is one), the
+    /// other entries passed on.
+    static func read(traceparent: String, tracestate: String?, trustedKey: String? = nil) -> NewRelicSpanContext? {
         let parts = traceparent.trimmingCharacters(in: .whitespaces).split(
             separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 4, parts[0].count == 2, parts[0] != "ff", isHex(parts[0]), parts[1].count == 32,
@@ -27,7 +31,8 @@ enum NewRelicTraceHeaders {
         for entry in (tracestate ?? "").split(separator: ",") {
             let entry = entry.trimmingCharacters(in: .whitespaces)
             guard let equals = entry.firstIndex(of: "="), !entry.isEmpty else { continue }
-            guard entry[..<equals].hasSuffix("@nr") else {
+            let vendor = entry[..<equals]
+            guard trustedKey.map({ vendor == $0 + "@nr" }) ?? vendor.hasSuffix("@nr") else {
                 if others.count < 31 { others.append(entry) }
                 continue
             }
@@ -60,22 +65,25 @@ enum NewRelicTraceHeaders {
     }
 
     /// The headers for a request out of the span `span`: `traceparent` always; with the New Relic `account`, its
-    /// `tracestate` entry first and the `newrelic` header; the caller's other `tracestate` entries after.
-    static func write(_ span: NewRelicSpanContext, account: String?, now: Date) -> [(String, String)] {
+    /// `tracestate` entry (under the trusted key) first and the `newrelic` header (its `tk` only when the trusted key
+    /// is not the account, as the Go agent writes it); the caller's other `tracestate` entries after.
+    static func write(_ span: NewRelicSpanContext, account: NewRelicAccount?, now: Date) -> [(String, String)] {
         var headers = [("traceparent", "00-\(span.traceID)-\(span.spanID)-\(span.sampled ? "01" : "00")")]
         var state = span.otherVendors
         if let account {
             let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
             let priority = String(format: "%.6f", span.priority)
             let transaction = span.transaction?.id ?? ""
+            let (id, app) = (account.id, account.applicationID)
             state.insert(
-                "\(account)@nr=0-0-\(account)-0-\(span.spanID)-\(transaction)-\(span.sampled ? 1 : 0)-\(priority)-"
-                    + "\(milliseconds)", at: 0)
+                "\(account.trustedKey)@nr=0-0-\(id)-\(app)-\(span.spanID)-\(transaction)-\(span.sampled ? 1 : 0)-"
+                    + "\(priority)-\(milliseconds)", at: 0)
             let payload = Payload(
                 v: [0, 1],
                 d: .init(
-                    ty: "App", ac: account, ap: "0", id: span.spanID, tr: span.traceID, pr: span.priority,
-                    sa: span.sampled, ti: milliseconds, tx: span.transaction?.id, tk: account))
+                    ty: "App", ac: id, ap: app, id: span.spanID, tr: span.traceID, pr: span.priority,
+                    sa: span.sampled, ti: milliseconds, tx: span.transaction?.id,
+                    tk: account.trustedKey == id ? nil : account.trustedKey))
             if let json = try? JSONEncoder().encode(payload) {
                 headers.append(("newrelic", json.base64EncodedString()))
             }

@@ -135,4 +135,16 @@ import WebImageTesting
         let bright = zip(plain.pixels.bytes, deep.narrowed.bytes).filter { $0.1 >= 128 }.map { abs(Int($0) - Int($1)) }
         #expect(bright.max() ?? 0 <= 1, "\(name)")
     }
+
+    @Test func aSixteenBitGreyJPEGXLAppliesItsGreyProfileAsThePNGDoes() throws {
+        // cjxl's lossless copy of png_grey16_linear.png: the same levels and profile give the same 16-bit pixels.
+        var options = Self.deep
+        options.keepsColorProfile = false
+        let jxl = try ImageCoders.default.decode(
+            try Fixtures.data("formats/images/jxl_grey16_linear.jxl"), options: options)
+        let png = try ImageCoders.default.decode(
+            try Fixtures.data("formats/images/png_grey16_linear.png"), options: options)
+        let deep = try #require(jxl.frames[0].deepPixels)
+        #expect(deep.isGrey && deep == png.frames[0].deepPixels)
+    }
 }

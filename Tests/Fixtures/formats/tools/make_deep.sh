@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes the high-bit-depth fixtures and their 16-bit references (run from anywhere; needs libheif-examples,
-# libvips-tools, libjxl-tools, liblcms2-dev, python3). Pictures are smooth 64x48 ramps (make_deep.py), so lossy coding changes
-# little; references are libvips' decodes.
+# libvips-tools, libjxl-tools, liblcms2-dev, python3). Pictures are smooth 64x48 ramps (make_deep.py), so lossy
+# coding changes little; references are libvips' decodes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(dirname "$here")
@@ -13,7 +13,8 @@ cc "$here/make_grey_profiles.c" -llcms2 -lm -o "$work/make_grey_profiles"
 python3 "$here/make_deep.py" "$work" "$out/images" "$work/linear.icc"
 
 # HEIC of 10 and 12 bits (x265), 10 bits with alpha and with a 32-pixel thumbnail; AVIF of 10 bits with a 32-pixel
-# thumbnail (libheif's AV1 encoder: libaom 3.6 asserts on its 10-bit 4:2:0 and 4:4:4, so 4:2:2), read as imgproxy reads them: by libvips' heifload, to 16-bit samples.
+# thumbnail (libheif's AV1 encoder: libaom 3.6 asserts on its 10-bit 4:2:0 and 4:4:4, so 4:2:2), read as imgproxy
+# reads them: by libvips' heifload, to 16-bit samples.
 heif-enc -b 10 -q 90 "$work/ramp16.png" -o "$out/images/heic_10bit.heic" >/dev/null
 heif-enc -b 12 -q 90 "$work/ramp16.png" -o "$out/images/heic_12bit.heic" >/dev/null
 heif-enc -b 10 -q 90 "$work/ramp16_alpha.png" -o "$out/images/heic_10bit_alpha.heic" >/dev/null

@@ -7,3 +7,4 @@ static const cmsUInt32Number WI_TYPE_CMYK_8 = TYPE_CMYK_8;
 static const cmsUInt32Number WI_TYPE_CMYK_8_REV = TYPE_CMYK_8_REV;
 static const cmsUInt32Number WI_TYPE_RGB_8 = TYPE_RGB_8;
 static const cmsUInt32Number WI_TYPE_GRAY_8 = TYPE_GRAY_8;
+static const cmsUInt32Number WI_TYPE_GRAY_16 = TYPE_GRAY_16;

@@ -11,8 +11,8 @@ public enum FuzzEntries {
     public static let limits = DecodingLimits(maxPixelsPerFrame: 16_000_000, maxTotalBytes: 256 << 20, maxFrames: 200)
 
     /// A full decode of every frame, keeping the EXIF block and XMP packet (so their readers see every input); when
-    /// the last byte is odd, also keeping 16-bit samples and the colour profile (the PNG and TIFF decoders' 16-bit
-    /// path), then encoding a first frame kept at 16 bits again as PNG and TIFF (their 16-bit writers).
+    /// the last byte is odd, also keeping 16-bit samples and the colour profile (the 16-bit paths of the PNG, TIFF,
+    /// AVIF, HEIC and JPEG XL decoders), then encoding a first frame kept at 16 bits again as PNG and TIFF (their 16-bit writers).
     public static func decode(_ data: Data) {
         let deep = (data.last ?? 0) & 1 == 1
         var options = DecodingOptions(limits: limits, keepsColorProfile: deep, keepsMetadata: true)
@@ -27,12 +27,14 @@ public enum FuzzEntries {
 
     /// A first-frame shrink-on-load decode to a target of 1 to 256 pixels a side, taken from the first two bytes; an
     /// odd first byte asks for libvips' shrink factor instead (``DecodingOptions/shrinkFactor``: the second byte / 16).
+    /// An odd second byte also keeps 16-bit samples (the HEIF thumbnails' 16-bit path).
     public static func thumbnail(_ data: Data) {
         guard data.count > 2 else { return }
         let (first, second) = (data[data.startIndex], data[data.startIndex + 1])
         let target = PixelSize(width: Int(first) + 1, height: Int(second) + 1)
         let factor = first % 2 == 1 ? Double(second) / 16 : nil
-        let options = DecodingOptions(targetSize: target, firstFrameOnly: true, limits: limits, shrinkFactor: factor)
+        var options = DecodingOptions(targetSize: target, firstFrameOnly: true, limits: limits, shrinkFactor: factor)
+        options.keepsHighBitDepth = second % 2 == 1
         guard let image = try? ImageCoders.default.decode(data.dropFirst(2), options: options) else { return }
         precondition(image.width > 0 && image.height > 0, "a decode returned an empty image")
     }

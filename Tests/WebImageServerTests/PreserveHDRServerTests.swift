@@ -58,11 +58,13 @@ struct PreserveHDRServerTests {
     static let fill = "rs:fill:100:100/enlarge:1"
 
     static func serve(
-        preserving: Bool, watermark: Data? = nil, _ body: @Sendable @escaping (ServerHarness) async throws -> Void
+        preserving: Bool, watermark: Data? = nil, linear: Bool = false,
+        _ body: @Sendable @escaping (ServerHarness) async throws -> Void
     ) async throws {
         try await ServerHarness.run(configureWithOrigin: { configuration, origin in
             try? register(on: origin)
             configuration.optionDefaults.preserveHDR = preserving
+            configuration.usesLinearColorspace = linear
             if let watermark { configuration.watermark = WatermarkConfiguration(source: .data(watermark)) }
         }) { harness in try await body(harness) }
     }
@@ -183,6 +185,29 @@ struct PreserveHDRServerTests {
             // Filters have no 16-bit path: 8 bits.
             let blurred = try await harness.get(harness.url("bl:2/f:png", "/rgb16.png"))
             #expect(Self.pngHeader(blurred).depth == 8)
+        }
+    }
+
+    @Test func heifFloatTIFFAndGreyProfileSourcesStaySixteenBit() async throws {
+        // imgproxy's 32-bpp-linear case (also with linear light), libvips' 16-bit HEIF loads (also of a thumbnail,
+        // with enforce_thumbnail) and a grey profile converted at 16 bits: RGB16 and Grey16.
+        let sources: [(String, String, UInt8)] = [
+            ("heic_10bit.heic", "image/heic", 2), ("tiff_float_rgb.tif", "image/tiff", 2),
+            ("png_grey16_linear.png", "image/png", 0), ("tiff_grey16_linear.tif", "image/tiff", 0),
+            ("heic_10bit_thumb.heic", "image/heic", 2), ("avif_10bit_thumb.avif", "image/avif", 2),
+        ]
+        for linear in [false, true] {
+            try await Self.serve(preserving: true, linear: linear) { harness in
+                for (name, type, colorType) in sources {
+                    let data = try Fixtures.data("formats/images/\(name)")
+                    harness.origin.register(data, at: "/\(name)", contentType: type)
+                    let options = name.contains("thumb") ? "eth:1/rs:fit:20:20" : Self.fill
+                    let response = try await harness.get(harness.url("\(options)/f:png", "/\(name)"))
+                    #expect(Self.pngHeader(response) == (16, colorType), "\(name), linear \(linear)")
+                    let jpeg = try await harness.get(harness.url("\(options)/f:jpg", "/\(name)"))
+                    #expect(jpeg.status.code == 200, "\(name), linear \(linear)")
+                }
+            }
         }
     }
 }

@@ -33,11 +33,12 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Decode a HEIF file's (HEIC or AVIF) embedded thumbnail instead of its primary image, whatever ``targetSize``
     /// is, when it has one (imgproxy's `enforce_thumbnail`). Default: `false`. Other formats ignore it.
     public var prefersThumbnail: Bool
-    /// Keep more than 8 bits per sample where the source has them: a still 16-bit PNG, a TIFF of 16-bit unsigned
-    /// samples (RGB or grey, chunky), a still 10- or 12-bit AVIF (scaled to 16 bits) and a still JPEG XL of more than 8
-    /// bits decode to frames with ``ImageFrame/deepPixels`` beside their 8-bit rounding (an
-    /// RGB profile to apply is applied at 16 bits), unless a grey profile must be applied to grey samples (those
-    /// decode to 8 bits). Default: `false`. Other formats, and animations, ignore it.
+    /// Keep more than 8 bits per sample where the source has them: a still 16-bit PNG, a TIFF of 16-bit or 32-bit
+    /// unsigned or 32-bit float samples (RGB or grey, chunky; floats as linear light), a still 10- or 12-bit AVIF or
+    /// HEIC and their 10- or 12-bit thumbnails (scaled to 16 bits), and a still JPEG XL of more than 8 bits decode to
+    /// frames with ``ImageFrame/deepPixels`` beside their 8-bit rounding; a profile to apply is applied at 16 bits
+    /// (an RGB one to the colours, a grey one to grey levels). Default: `false`. Other formats, and the frames of
+    /// animations (never written at more than 8 bits by the server, as by imgproxy), ignore it.
     public var keepsHighBitDepth: Bool
 
     /// Creates options; by default a full-size decode of every frame, upright, with the default limits.

@@ -10,7 +10,9 @@ import Foundation
 /// `application/rdf+xml`) become ``Image/exif`` and ``Image/xmp``, each within one JPEG segment's size. When
 /// ``DecodingOptions/targetSize`` is set and the file carries a thumbnail that still covers it, the thumbnail is
 /// decoded instead of the full image. An ICC profile in `colr` is converted to sRGB unless
-/// ``DecodingOptions/keepsColorProfile`` is set. Higher bit depths are reduced to 8 bits.
+/// ``DecodingOptions/keepsColorProfile`` is set. Higher bit depths (10, 12 bits) are reduced to 8 bits, or kept at 16
+/// (``ImageFrame/deepPixels``, scaled to the full 16-bit range) with ``DecodingOptions/keepsHighBitDepth``, also for a
+/// thumbnail, with an RGB profile applied at 16 bits.
 ///
 /// Encodes stills through libheif's HEVC encoder plugin (x265), when libheif has one here (``canEncode(_:)`` says so;
 /// otherwise encoding throws ``WebImageError/Code/unsupportedFormat``): ``EncodingOptions/quality`` is libheif's
@@ -50,10 +52,10 @@ public struct HEICCoder: ImageCoding {
             let size = image.size
             try options.limits.checkFrame(width: size.width, height: size.height)
             let color = ColorHandling(profile: primary.iccProfile, options: options)
-            let pixels = try image.decodeRGBA(color: color)
+            let frame = try image.decodeFrame(color: color, options: options)
             let metadata = primary.keptMetadata(options: options)
             return Image(
-                frames: [ImageFrame(pixels: pixels)], format: .heic, isOpaque: image.hasAlpha ? nil : true,
+                frames: [frame], format: .heic, isOpaque: image.hasAlpha ? nil : true,
                 colorProfile: color.keptProfile, exif: metadata.exif, xmp: metadata.xmp)
         }
     }

@@ -48,7 +48,7 @@ struct HEIFFile: ~Copyable {
 /// One image of a HEIF file (the primary image or a thumbnail).
 final class HEIFImageHandle {
     // Not Sendable: used within one decode call. Released when the handle goes.
-    private let raw: OpaquePointer
+    let raw: OpaquePointer
 
     init(_ raw: OpaquePointer) { self.raw = raw }
 

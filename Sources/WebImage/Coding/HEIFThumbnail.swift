@@ -6,7 +6,7 @@ import Foundation
 enum HEIFThumbnail {
     /// The smallest thumbnail of the primary image of the HEIF file `bytes` (with ``DecodingOptions/prefersThumbnail``
     /// any, else one covering ``DecodingOptions/targetSize``), decoded upright to sRGB (or keeping its profile as
-    /// `options` say) with the primary image's EXIF and XMP as `options` keep them, and labelled `format`; `nil` when
+    /// `options` say), at 16 bits when it has more than 8 and `options` keep the high bit depth, with the primary image's EXIF and XMP as `options` keep them, and labelled `format`; `nil` when
     /// there is none, or when libheif cannot read the file or decode the thumbnail (the caller then decodes the
     /// primary image its own way).
     ///
@@ -23,10 +23,10 @@ enum HEIFThumbnail {
         let size = thumbnail.size
         try options.limits.checkFrame(width: size.width, height: size.height)
         let color = ColorHandling(profile: primary.iccProfile, options: options)
-        guard let pixels = try? thumbnail.decodeRGBA(color: color) else { return nil }
+        guard let frame = try? thumbnail.decodeFrame(color: color, options: options) else { return nil }
         let metadata = primary.keptMetadata(options: options)
         return Image(
-            frames: [ImageFrame(pixels: pixels)], format: format, isOpaque: thumbnail.hasAlpha ? nil : true,
+            frames: [frame], format: format, isOpaque: thumbnail.hasAlpha ? nil : true,
             colorProfile: color.keptProfile, exif: metadata.exif, xmp: metadata.xmp)
     }
 }

@@ -29,7 +29,8 @@ extension JXLDecoder {
     }
 
     /// Runs the decoder into a 16-bit buffer until the still's frame is complete (``DecodingOptions/keepsHighBitDepth``
-    /// for a file of more than 8 bits a sample); an RGB profile to apply is applied at 16 bits, or, when lcms2 cannot,
+    /// for a file of more than 8 bits a sample); a profile to apply (RGB, or grey on grey samples) is applied at 16
+    /// bits, or, when lcms2 cannot,
     /// the frame is its 8-bit rounding converted as the 8-bit decode converts it.
     func deepFrame(size: PixelSize, color: ColorHandling, limits: DecodingLimits) throws(WebImageError) -> ImageFrame {
         try limits.checkDeepFrame(width: size.width, height: size.height)
@@ -55,7 +56,9 @@ extension JXLDecoder {
         }
         if let failure { throw failure }
         guard color.transform != nil else { return ImageFrame(deepPixels: pixels) }
-        if let profile = color.appliedProfile, let converted = DeepColorConversion.converted(pixels, from: profile) {
+        if let profile = color.appliedProfile,
+            let converted = DeepColorConversion.converted(pixels, from: profile, source: isGrey ? .grey : .rgba)
+        {
             return ImageFrame(deepPixels: converted)
         }
         var bytes = pixels.narrowed.bytes

@@ -175,7 +175,7 @@ struct JXLDecoder: ~Copyable {
                 throw WebImageError(.corruptData, "a JPEG XL frame header is unreadable")
             }
             try next(expecting: JXL_DEC_NEED_IMAGE_OUT_BUFFER)
-            if !animated, options.keepsHighBitDepth, basic.bits_per_sample > 8, color.transform == nil || !isGrey {
+            if !animated, options.keepsHighBitDepth, basic.bits_per_sample > 8 {
                 frames.append(try deepFrame(size: size, color: color, limits: options.limits))
                 break
             }

@@ -3,9 +3,8 @@ import Foundation
 
 extension PNGCoder {
     /// Decodes a still PNG of 16-bit samples to 16-bit RGBA (``DecodingOptions/keepsHighBitDepth``), its `eXIf`
-    /// orientation and the profile it keeps; `nil` when the file has 8 bits or fewer per sample, or when a grey
-    /// profile must be applied to the samples (then the 8-bit decode applies it). An RGB profile to apply is applied
-    /// at 16 bits (``DeepColorConversion``).
+    /// orientation and the profile it keeps; `nil` when the file has 8 bits or fewer per sample. A profile to apply
+    /// is applied at 16 bits (``DeepColorConversion``): an RGB one to the colours, a grey one to the grey levels.
     static func decodeDeep(
         _ data: Data, options: DecodingOptions, unlimited: Bool
     ) throws(WebImageError) -> (PixelBuffer16, ImageOrientation, Data?)? {
@@ -24,8 +23,6 @@ extension PNGCoder {
                 || header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
             let profile = iccProfile(context, gamma: options.appliesPNGGamma)
             let color = ColorHandling(profile: profile, source: isGrey ? .grey : .rgba, options: options)
-            // A profile to apply now: at 16 bits for RGB; a grey one has no 16-bit path.
-            guard color.transform == nil || !isGrey else { return nil }
             var status: Int32 = 0
             // SPNG_FMT_RGBA16 samples are in the host's byte order.
             let pixels = PixelBuffer16(width: width, height: height) { output in
@@ -36,7 +33,10 @@ extension PNGCoder {
             try check(status)
             guard
                 let converted = color.transform == nil
-                    ? pixels : profile.flatMap({ DeepColorConversion.converted(pixels, from: $0) })
+                    ? pixels
+                    : profile.flatMap({
+                        DeepColorConversion.converted(pixels, from: $0, source: isGrey ? .grey : .rgba)
+                    })
             else { return nil }
             var exif = spng_exif()
             let orientation: ImageOrientation =

@@ -6,9 +6,10 @@ import Foundation
 /// Decodes the first page (directory) of a TIFF or BigTIFF file, either byte order, in strips or tiles, with any
 /// compression the system's libtiff was built with (none, LZW, Deflate, PackBits, JPEG, CCITT fax, …): 1- to 16-bit
 /// grey, palettes, RGB, YCbCr, CMYK, Lab, with associated or unassociated alpha (see `TIFFPixels` for which layouts
-/// are read directly and which through libtiff's RGBA conversion). Deeper samples are reduced to 8 bits, except
-/// 16-bit grey and RGB ones with ``DecodingOptions/keepsHighBitDepth`` (``ImageFrame/deepPixels``, written back as
-/// 16-bit samples by the encoder). The
+/// are read directly and which through libtiff's RGBA conversion), and interleaved grey and RGB of 32-bit unsigned
+/// or floating-point samples (floats as linear light, see `TIFFDeepPixels`). Deeper samples are reduced to 8 bits,
+/// except interleaved grey and RGB ones with ``DecodingOptions/keepsHighBitDepth``, kept at 16 bits
+/// (``ImageFrame/deepPixels``, written back as 16-bit samples by the encoder). The
 /// `Orientation` tag is applied unless ``DecodingOptions/appliesOrientation`` is off; an embedded ICC profile is
 /// converted to sRGB (CMYK through its profile) or kept, as ``DecodingOptions/keepsColorProfile`` says. Limits are
 /// checked from the directory before the pixels are allocated, libtiff allocates no single block beyond
@@ -49,8 +50,13 @@ public struct TIFFCoder: ImageCoding {
             let orientation = options.appliesOrientation ? file.orientation : .up
             let frame: ImageFrame
             let color: ColorHandling
-            if options.keepsHighBitDepth, let deep = try TIFFDeepPixels.decode(file, options: options) {
-                (frame, color) = (ImageFrame(deepPixels: deep.pixels.oriented(from: orientation)), deep.color)
+            // libtiff's RGBA conversion reads no 32-bit samples: those are read at 16 bits either way.
+            if options.keepsHighBitDepth || (file.wideSamples.map { $0 != .unsigned16 } ?? false),
+                let deep = try TIFFDeepPixels.decode(file, options: options)
+            {
+                let pixels = deep.pixels.oriented(from: orientation)
+                frame = options.keepsHighBitDepth ? ImageFrame(deepPixels: pixels) : ImageFrame(pixels: pixels.narrowed)
+                color = deep.color
             } else {
                 let decoded = try TIFFPixels.decode(file, limits: options.limits, options: options)
                 (frame, color) = (ImageFrame(pixels: decoded.pixels.oriented(from: orientation)), decoded.color)

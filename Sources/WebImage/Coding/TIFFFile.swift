@@ -25,9 +25,32 @@ final class TIFFFile {
     /// Whether the samples are 8-bit unsigned integers, interleaved (`PlanarConfiguration` 1), CMYK when separated:
     /// the layouts read here directly rather than through libtiff's RGBA conversion.
     let isChunky8Bit: Bool
-    /// Whether the samples are 16-bit unsigned, interleaved, grey or RGB (with extra samples): what
-    /// `TIFFDeepPixels` reads at 16 bits.
-    let isChunky16Bit: Bool
+    /// The samples of an interleaved grey or RGB image (with extra samples) of more than 8 bits that
+    /// `TIFFDeepPixels` reads at 16 bits; `nil` for any other layout.
+    let wideSamples: WideSamples?
+
+    /// Samples of more than 8 bits that `TIFFDeepPixels` reads.
+    enum WideSamples {
+        /// 16-bit unsigned integers.
+        case unsigned16
+        /// 32-bit unsigned integers, which libtiff's RGBA conversion cannot read.
+        case unsigned32
+        /// 32-bit IEEE floats, linear light from 0 to 1 (as libvips reads them: scRGB), which libtiff's RGBA
+        /// conversion cannot read.
+        case float32
+
+        init?(bits: Int, sampleFormat: Int) {
+            switch (bits, Int32(sampleFormat)) {
+            case (16, SAMPLEFORMAT_UINT): self = .unsigned16
+            case (32, SAMPLEFORMAT_UINT): self = .unsigned32
+            case (32, SAMPLEFORMAT_IEEEFP): self = .float32
+            default: return nil
+            }
+        }
+
+        /// The bytes of one sample.
+        var bytes: Int { self == .unsigned16 ? 2 : 4 }
+    }
 
     /// Opens `bytes`; libtiff allocates no single block larger than `limits` allow for a whole frame, unless
     /// `unlimited`.
@@ -69,12 +92,14 @@ final class TIFFFile {
             case PHOTOMETRIC_SEPARATED where Self.defaulted(handle, TIFFTAG_INKSET) == Int(INKSET_CMYK): 4
             default: nil
             }
-        let chunkyUnsigned =
-            Self.defaulted(handle, TIFFTAG_SAMPLEFORMAT) == Int(SAMPLEFORMAT_UINT)
-            && Self.defaulted(handle, TIFFTAG_PLANARCONFIG) == Int(PLANARCONFIG_CONTIG)
-        isChunky8Bit = bits == 8 && chunkyUnsigned && colorSamples.map { (($0)...8).contains(samples) } == true
-        isChunky16Bit =
-            bits == 16 && chunkyUnsigned && colorSamples.map { $0 < 4 && (($0)...8).contains(samples) } == true
+        let sampleFormat = Self.defaulted(handle, TIFFTAG_SAMPLEFORMAT)
+        let chunky = Self.defaulted(handle, TIFFTAG_PLANARCONFIG) == Int(PLANARCONFIG_CONTIG)
+        isChunky8Bit =
+            bits == 8 && sampleFormat == Int(SAMPLEFORMAT_UINT) && chunky
+            && colorSamples.map { (($0)...8).contains(samples) } == true
+        wideSamples =
+            chunky && colorSamples.map { $0 < 4 && (($0)...8).contains(samples) } == true
+            ? WideSamples(bits: bits, sampleFormat: sampleFormat) : nil
     }
 
     deinit { TIFFClose(handle) }

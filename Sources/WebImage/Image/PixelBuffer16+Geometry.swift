@@ -20,31 +20,11 @@ extension PixelBuffer16 {
     /// The pixels turned upright from stored `orientation`, as ``PixelBuffer/oriented(from:)`` turns 8-bit ones.
     public func oriented(from orientation: ImageOrientation) -> PixelBuffer16 {
         guard orientation != .up else { return self }
-        let (w, h) = (width, height)
-        let (outWidth, outHeight) = orientation.swapsDimensions ? (h, w) : (w, h)
-        let step: Int
-        let base: (Int) -> Int
-        switch orientation.rawValue {
-        case 2: step = -1; base = { $0 * w + w - 1 }
-        case 3: step = -1; base = { (h - 1 - $0) * w + w - 1 }
-        case 4: step = 1; base = { (h - 1 - $0) * w }
-        case 5: step = w; base = { $0 }
-        case 6: step = -w; base = { (h - 1) * w + $0 }
-        case 7: step = -w; base = { (h - 1) * w + w - 1 - $0 }
-        default: step = w; base = { w - 1 - $0 }
-        }
+        let (outWidth, outHeight) = orientation.swapsDimensions ? (height, width) : (width, height)
         return samples.withUnsafeBytes { source in
-            let sourcePixels = source.bindMemory(to: UInt64.self)
-            return PixelBuffer16(width: outWidth, height: outHeight) { output in
-                UnsafeMutableRawBufferPointer(output).withMemoryRebound(to: UInt64.self) { outputPixels in
-                    for y in 0..<outHeight {
-                        var index = base(y)
-                        let row = y * outWidth
-                        for x in 0..<outWidth {
-                            outputPixels[row + x] = sourcePixels[index]
-                            index += step
-                        }
-                    }
+            PixelBuffer16(width: outWidth, height: outHeight) { output in
+                UnsafeMutableRawBufferPointer(output).withMemoryRebound(to: UInt64.self) { pixels in
+                    orientation.turn(source.bindMemory(to: UInt64.self), width: width, height: height, into: pixels)
                 }
             }
         }

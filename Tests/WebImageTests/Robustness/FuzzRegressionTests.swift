@@ -38,7 +38,7 @@ import WebImageTesting
             let data = try Data(contentsOf: file)
             FuzzEntries.decode(data)
             FuzzEntries.info(data)
-            FuzzEntries.thumbnail(Data([64, 48]) + data)
+            FuzzEntries.thumbnail(Data([64, 49]) + data)
             FuzzEntries.partial(Data([127]) + data)
             if file.pathExtension == "jxl" { FuzzEntries.jxl(data) }
             if file.pathExtension == "svg" { FuzzEntries.svg(Data([63, 47]) + data) }

@@ -2,7 +2,7 @@
 # Where a cache hit's time goes on this machine (issue 29): for nginx, the bare Hummingbird route and `webimage serve`'s
 # hits, one clean wrk run counted with `perf stat` (CPU time and context switches of the whole machine, per request)
 # and one run under `perf sched record` (how long each side's threads waited for a core after being woken, by
-# `perf sched latency`). On two cores the client and the server share the CPUs: a request's latency is its own CPU
+# `perf sched timehist`). On two cores the client and the server share the CPUs: a request's latency is its own CPU
 # time plus the time its threads wait behind the others' work, and the second is what makes p99 a multiple of p50.
 #
 # Builds with SwiftPM and keeps the CPUs to itself, so run it under the shared build lock:
@@ -16,31 +16,29 @@ command -v perf >/dev/null || { apt-get update -qq && apt-get install -y -qq lin
 source Benchmarks/hit-servers.sh
 WINDOW=$((DURATION / 2))
 
-# delays FILE: "avg max switches" of the server's threads and "avg max" of wrk's, from `perf sched latency` (each task's
-# average and longest wait from wake-up to running; the average weighted by its switches).
+# delays FILE: from `perf sched timehist`, each time a thread was put on a core its scheduling delay (from its wake-up
+# to running): "p50 p99 max count" over the server's threads (nginx's workers, the NIO loops and the Swift pool of
+# `webimage`) and "p50 p99 max" over wrk's.
 delays() {
-    perf sched latency -i "$1" 2>/dev/null | awk -F'|' '
-        /avg:/ {
-            split($1, task, ":"); name = task[1]; gsub(/ /, "", name)
-            switches = $3 + 0; avg = $4; maximum = $5
-            gsub(/[^0-9.]/, "", avg); gsub(/[^0-9.]/, "", maximum)
-            side = (name == "wrk") ? "client" : (name ~ /^(perf|swapper|kworker|ksoftirqd|rcu|migration)/ ? "" : "server")
-            if (side == "") next
-            count[side] += switches; weighted[side] += switches * avg
-            if (maximum + 0 > longest[side]) longest[side] = maximum + 0
-        }
+    perf sched timehist -i "$1" 2>/dev/null | awk '
+        NF >= 6 && $2 ~ /^\[[0-9]+\]$/ {
+            name = $3; sub(/\[.*/, "", name)
+            if (name == "wrk") print "client", $(NF - 1)
+            else if (name ~ /^(nginx|NIO-|webimage)/) print "server", $(NF - 1)
+        }' | sort -k1,1 -k2,2g | awk '
+        { v[$1, ++n[$1]] = $2 }
+        function pct(side, q,   i) { i = int(n[side] * q); if (i < 1) i = 1; return v[side, i] + 0 }
         END {
-            printf "%.3f %.2f %d %.3f %.2f\n", weighted["server"] / (count["server"] ? count["server"] : 1), \
-                longest["server"], count["server"], weighted["client"] / (count["client"] ? count["client"] : 1), \
-                longest["client"]
+            printf "%.3f %.3f %.2f %d %.3f %.3f %.2f\n", pct("server", 0.5), pct("server", 0.99), \
+                v["server", n["server"]], n["server"], pct("client", 0.5), pct("client", 0.99), v["client", n["client"]]
         }'
 }
 
 echo "# cache hits: a $(stat -c %s "$WORK/www/hit.jpg")-byte JPEG, wrk -t2 -c$CONNECTIONS -d${DURATION}s, $(nproc) cores"
 echo "# CPU and switches: perf stat -a over ${WINDOW}s of a clean run; waits: perf sched over ${WINDOW}s of a second run"
 echo
-echo "| server | requests/s | p50 ms | p99 ms | CPU µs/request (all) | switches/request | server wait avg ms | server wait max ms | wrk wait avg ms | wrk wait max ms |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| server | requests/s | p50 ms | p99 ms | CPU µs/request (all) | switches/request | server runs/request | server delay p50/p99/max ms | wrk delay p50/p99/max ms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for config in "${CONFIGS[@]}"; do
     IFS='|' read -r name url header <<<"$config"
     case $name in *disk*) continue ;; esac
@@ -62,7 +60,8 @@ for config in "${CONFIGS[@]}"; do
     sleep 1
     perf sched record -a -o "$WORK/sched.data" sleep "$WINDOW" >/dev/null 2>&1
     wait "$client"
-    read -r server_avg server_max _ client_avg client_max < <(delays "$WORK/sched.data")
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$rps" "$p50" "$p99" "$cpu" "$switches" \
-        "$server_avg" "$server_max" "$client_avg" "$client_max"
+    read -r s50 s99 smax runs c50 c99 cmax < <(delays "$WORK/sched.data")
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s |\n' "$name" "$rps" "$p50" "$p99" "$cpu" \
+        "$switches" "$(awk -v r="$runs" -v n="$rps" -v w="$WINDOW" 'BEGIN { printf "%.2f", r / (n * w) }')" \
+        "$s50" "$s99" "$smax" "$c50" "$c99" "$cmax"
 done

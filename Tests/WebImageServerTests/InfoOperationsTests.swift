@@ -64,12 +64,13 @@ struct InfoOperationsTests {
         }) { harness in
             let start = ContinuousClock.now
             let response = try await harness.get(
-                InfoServerTests.infoURL(harness, "avg:1", "/geometry.png?delay=3000"),
+                InfoServerTests.infoURL(harness, "avg:1", "/geometry.png?delay=9000"),
                 headers: [.accept: "application/json"])
             let elapsed = ContinuousClock.now - start
             #expect(response.status.code == 503)
             #expect(String(buffer: response.body).contains("request timed out"))
-            #expect(elapsed < .milliseconds(2500), "answered at the deadline, not when the source came")
+            // The source comes after 9 s: well before it, even on a loaded machine.
+            #expect(elapsed < .seconds(7), "answered at the deadline, not when the source came")
             let metrics = MetricsText(String(buffer: try await harness.get("/metrics").body))
             #expect(metrics.value("webimage_requests_total", ["endpoint": "info", "status": "503"]) == 1)
         }

@@ -92,9 +92,14 @@ enum TIFFPixels {
             wi_tiff_get_uint32(file.handle, UInt32(TIFFTAG_TILELENGTH), &tileHeight) == 1, tileWidth > 0, tileHeight > 0
         else { return true }
         let (tileColumns, tileRows) = (Int(tileWidth), Int(tileHeight))
-        let tileRowBytes = tileColumns * pixelBytes
+        // The tile's size comes from the file, unbounded by the image's: a tiny image may name 4-billion-pixel tiles.
+        // Its bytes must neither overflow nor exceed the image's own (or 16 MiB, for a small image in large tiles).
+        let (tileRowBytes, rowOverflow) = tileColumns.multipliedReportingOverflow(by: pixelBytes)
+        let (tileBytes, overflow) = tileRowBytes.multipliedReportingOverflow(by: tileRows)
         let tileSize = Int(TIFFTileSize(file.handle))
-        guard tileSize == tileRowBytes * tileRows else { return true }
+        guard !rowOverflow, !overflow, tileSize == tileBytes, tileSize <= max(output.count, 16 << 20) else {
+            return true
+        }
         let tile = UnsafeMutableRawBufferPointer.allocate(byteCount: tileSize, alignment: 16)
         defer { tile.deallocate() }
         for top in stride(from: 0, to: file.height, by: tileRows) {

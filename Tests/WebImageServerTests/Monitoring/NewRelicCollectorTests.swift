@@ -3,6 +3,7 @@ import Logging
 import Testing
 import Tracing
 import WebImage
+import WebImageTesting
 
 @testable import WebImageServer
 

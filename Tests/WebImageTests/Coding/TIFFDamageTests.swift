@@ -89,6 +89,31 @@ import Testing
         #expect(error(Self.file(Self.grey(width: 0, height: 2, bytes: 4), pixels: [0, 85, 170, 255])) != nil)
     }
 
+    /// Fields of an 8-bit grey image of `width` by `height` in one tile of `tileWidth` by `tileHeight` at offset 8.
+    static func tiledGrey(
+        width: UInt32, height: UInt32, tileWidth: UInt32, tileHeight: UInt32
+    ) -> [(UInt16, UInt16, UInt32)] {
+        [
+            (256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 1), (262, 3, 1), (277, 3, 1),
+            (322, 4, tileWidth), (323, 4, tileHeight), (324, 4, 8), (325, 4, 256),
+        ]
+    }
+
+    /// The tile's size comes from the file: a tiny image with tiles whose byte count overflows, or that would take
+    /// gigabytes, is an error before any tile is allocated (it used to trap on the multiplication).
+    @Test func hugeTilesOfATinyImageAreAnError() throws {
+        let pixels = [UInt8](repeating: 128, count: 256)
+        let fine = try TIFFCoder().decode(
+            Self.file(Self.tiledGrey(width: 2, height: 2, tileWidth: 16, tileHeight: 16), pixels: pixels),
+            options: .default)
+        #expect(fine.pixels[1, 1].red == 128)
+        for side: UInt32 in [0xFFFF_FFF0, 65_536] {
+            let data = Self.file(
+                Self.tiledGrey(width: 2, height: 2, tileWidth: side, tileHeight: side), pixels: pixels)
+            #expect(error(data) != nil, "\(side)")
+        }
+    }
+
     @Test func aLoopOfDirectoriesIsOnePage() throws {
         let data = Self.file(Self.grey(width: 2, height: 2, bytes: 4), pixels: [0, 85, 170, 255], next: nil)
         #expect(try TIFFCoder().info(of: data).frameCount == 1)

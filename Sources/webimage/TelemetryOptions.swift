@@ -90,6 +90,8 @@ struct TelemetryOptions: ParsableArguments {
         let endpoint = try Settings.otelEndpoint.resolve(otelEndpoint)
         let named = Self.endpointVariables.contains { !(environment[$0] ?? "").isEmpty }
         let imgproxyEnabled = try Settings.openTelemetry.resolve(nil) ?? false
+        // As imgproxy, which reads it with its configuration: a bad value stops the start, tracing on or off.
+        let logLevel = try OTLPSDKEnvironment.logLevel(environment)
         guard endpoint != nil || named || imgproxyEnabled else { return nil }
         if let endpoint {
             guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https", url.host != nil
@@ -119,7 +121,6 @@ struct TelemetryOptions: ParsableArguments {
             generator: generator, sampler: OTLPSDKEnvironment.sampler(variables, logger: diagnostics),
             limits: OTLPSDKEnvironment.limits(variables, prefix: "OTEL_BSP", defaults: .spans),
             propagators: try OTLPSDKEnvironment.propagators(variables), logger: diagnostics)
-        let logLevel = try OTLPSDKEnvironment.logLevel(variables)
         var services: [any Service] = [tracer]
         var logExporter: OTLPLogHandler.Exporter?
         if logs {

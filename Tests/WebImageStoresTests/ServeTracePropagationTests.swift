@@ -161,16 +161,20 @@ import WebImageTesting
     }
 
     @Test(arguments: [
-        ("OTEL_PROPAGATORS", "tracecontext,zipkin", "zipkin"), ("OTEL_PROPAGATORS", "tracecontext,,baggage", "unknown"),
-        ("OTEL_LOG_LEVEL", "loud", "OTEL_LOG_LEVEL"),
+        ("OTEL_PROPAGATORS", "tracecontext,zipkin", "zipkin", true),
+        ("OTEL_PROPAGATORS", "tracecontext,,baggage", "unknown", true),
+        // As imgproxy, which reads the level with its configuration: tracing on or off.
+        ("OTEL_LOG_LEVEL", "loud", "OTEL_LOG_LEVEL", true), ("OTEL_LOG_LEVEL", "verbose", "OTEL_LOG_LEVEL", false),
     ])
-    func anUnknownPropagatorOrLogLevelStopsTheStart(name: String, value: String, mentions: String) async throws {
+    func anUnknownPropagatorOrLogLevelStopsTheStart(
+        name: String, value: String, mentions: String, tracing: Bool
+    ) async throws {
         let executable = try #require(Cluster.executable, "webimage was not built next to the tests")
         let home = try LocalProcess.temporaryDirectory("otel-bad-\(name)")
         defer { try? FileManager.default.removeItem(at: home) }
         let node = try LocalProcess.start(
             executable, ["serve", "--port", "\(try LocalProcess.freePort())"], in: home, log: "serve",
-            environment: ["IMGPROXY_OPEN_TELEMETRY_ENABLE": "true", name: value])
+            environment: [name: value].merging(tracing ? ["IMGPROXY_OPEN_TELEMETRY_ENABLE": "true"] : [:]) { $1 })
         node.process.waitUntilExit()
         let log = (try? String(contentsOf: home.appendingPathComponent("serve.log"), encoding: .utf8)) ?? ""
         #expect(node.process.terminationStatus == 64, "\(log)")

@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", "WebImageStores",
+                "WebImage", "WebImageStores", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -179,7 +179,9 @@ public struct ImageServerConfiguration: Sendable {
     public var metricsNamespace = ""
     /// Record a span for each request and its stages (options, result cache, peer forward, source fetch, decode,
     /// each processing step, encode, result store) with the tracer bootstrapped in swift-distributed-tracing's
-    /// `InstrumentationSystem`, and pass the request's trace context on to origins and peers (W3C `traceparent`).
+    /// `InstrumentationSystem`, and pass the request's trace context on to origins and peers (in the headers that
+    /// tracer reads and writes: `webimage serve`'s OTLP tracer those of `OTEL_PROPAGATORS`, W3C `traceparent` by
+    /// default).
     /// Default off: requests then pay nothing for tracing.
     public var tracesRequests = false
     /// Pass the request's trace context on to origins (imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`), so

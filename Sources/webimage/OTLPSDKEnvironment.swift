@@ -1,25 +1,61 @@
+import ArgumentParser
 import Foundation
 import Logging
 import WebImageServer
 
-/// The OpenTelemetry SDK's variables that are not the exporters': the resource (`OTEL_SERVICE_NAME`, `webimage` by
-/// default, and `OTEL_RESOURCE_ATTRIBUTES`), the sampler (`OTEL_TRACES_SAMPLER`, `_ARG`), the batches
-/// (`OTEL_BSP_*`, `OTEL_BLRP_*`) and the metrics' reader (`OTEL_METRIC_EXPORT_INTERVAL`, `_TIMEOUT`, the temporality). As OpenTelemetry's SDKs do, a value that does not parse is logged and the default
-/// used.
+/// The OpenTelemetry SDK's variables that are not the exporters': the resource (`OTEL_SERVICE_NAME`, `imgproxy` by
+/// default as in imgproxy, and `OTEL_RESOURCE_ATTRIBUTES`), the propagators (`OTEL_PROPAGATORS`), the level of the
+/// exported log records (`OTEL_LOG_LEVEL`), the sampler (`OTEL_TRACES_SAMPLER`, `_ARG`), the batches (`OTEL_BSP_*`,
+/// `OTEL_BLRP_*`) and the metrics' reader (`OTEL_METRIC_EXPORT_INTERVAL`, `_TIMEOUT`, the temporality). As
+/// OpenTelemetry's SDKs do, a sampler, batch or reader value that does not parse is logged and the default used; as
+/// imgproxy, an unknown propagator or log level stops the start.
 enum OTLPSDKEnvironment {
     /// The resource's attributes: `OTEL_RESOURCE_ATTRIBUTES` (`k=v,k2=v2`, values percent-decoded), `service.name`
-    /// from `OTEL_SERVICE_NAME` over them, and the SDK's language.
+    /// over them (`OTEL_SERVICE_NAME`, else `imgproxy`: imgproxy sets `OTEL_SERVICE_NAME` itself when it is unset,
+    /// so a `service.name` in `OTEL_RESOURCE_ATTRIBUTES` never counts), and the SDK's language.
     static func resource(_ variables: [String: String]) -> [String: String] {
-        var attributes = [
-            "service.name": "webimage", "telemetry.sdk.language": "swift", "telemetry.sdk.name": "webimage",
-        ]
+        var attributes = ["telemetry.sdk.language": "swift", "telemetry.sdk.name": "webimage"]
         for (key, value) in OTLPSignalEnvironment.headers(variables["OTEL_RESOURCE_ATTRIBUTES"] ?? "") {
             attributes[key] = value
         }
-        if let name = variables["OTEL_SERVICE_NAME"]?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
-            attributes["service.name"] = name
-        }
+        let name = variables["OTEL_SERVICE_NAME"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        attributes["service.name"] = name.isEmpty ? "imgproxy" : name
         return attributes
+    }
+
+    /// The propagators of `OTEL_PROPAGATORS` (comma-separated, each name trimmed); W3C `tracecontext,baggage` when
+    /// it is unset or blank.
+    ///
+    /// - Throws: `ValidationError` for a name that is no propagator (``TracePropagators/names``).
+    static func propagators(_ variables: [String: String]) throws -> TracePropagators {
+        guard let text = variables["OTEL_PROPAGATORS"], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return .default
+        }
+        do {
+            return try TracePropagators(
+                names: text.split(separator: ",", omittingEmptySubsequences: false).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                })
+        } catch {
+            throw ValidationError("OTEL_PROPAGATORS=\(text): \(error)")
+        }
+    }
+
+    /// The lowest level of the log records exported (`OTEL_LOG_LEVEL`: `debug`, `info`, `warn` or `error`, in any
+    /// case), as imgproxy's log hook reads it; `nil` when unset or blank, for the log's own level.
+    ///
+    /// - Throws: `ValidationError` for another value.
+    static func logLevel(_ variables: [String: String]) throws -> Logger.Level? {
+        guard let text = variables["OTEL_LOG_LEVEL"], !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return nil
+        }
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "debug": return .debug
+        case "info": return .info
+        case "warn": return .warning
+        case "error": return .error
+        default: throw ValidationError("OTEL_LOG_LEVEL=\(text): must be debug, info, warn or error")
+        }
     }
 
     /// The sampler of `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`; ``TraceSampler/default`` when unset or

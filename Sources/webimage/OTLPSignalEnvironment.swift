@@ -6,8 +6,9 @@ import WebImageServer
 /// ``OTLPEnvironment`` rewrote them, each signal's own variable first (`OTEL_EXPORTER_OTLP_TRACES_HEADERS`), then the
 /// general one: the protocol and endpoint (an OTLP/HTTP endpoint named by `OTEL_EXPORTER_OTLP_ENDPOINT` gets the
 /// signal's `/v1/traces` or `/v1/logs`, a signal's own is taken as it is), the headers (`k=v,k2=v2`, values
-/// percent-decoded), the timeout (`_TIMEOUT`, milliseconds, 10 s by default), gRPC's compression (`_COMPRESSION`,
-/// `gzip` or `none`) and the TLS files (`_CERTIFICATE`, `_CLIENT_CERTIFICATE`, `_CLIENT_KEY`).
+/// percent-decoded), the timeout (`_TIMEOUT`, milliseconds, 10 s by default), the compression (`_COMPRESSION`, `gzip`
+/// or `none`: gRPC's message compression, or OTLP/HTTP's gzipped body) and the TLS files (`_CERTIFICATE`,
+/// `_CLIENT_CERTIFICATE`, `_CLIENT_KEY`).
 struct OTLPSignalEnvironment {
     let signal: OTLPSignal
     /// `grpc`, `http/protobuf` or `http/json`.
@@ -66,7 +67,8 @@ struct OTLPSignalEnvironment {
         do {
             if protocolName == "grpc" { return try Self.grpc(self) }
             return try OTLPHTTPTransport(
-                url: endpoint, json: protocolName == "http/json", headers: headers, timeout: timeout, tls: tls)
+                url: endpoint, json: protocolName == "http/json", gzip: gzip, headers: headers, timeout: timeout,
+                tls: tls)
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -17,6 +17,8 @@ struct TelemetryOptions: ParsableArguments {
         let metrics: OTLPMetricsFactory?
         /// The log records' exporter, when the logs are exported.
         let logs: OTLPLogHandler.Exporter?
+        /// The lowest level of the log records exported (`OTEL_LOG_LEVEL`), when not the log's own.
+        let logLevel: Logger.Level?
     }
 
     @Option(
@@ -36,7 +38,8 @@ struct TelemetryOptions: ParsableArguments {
                 + "with OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or "
                 + "IMGPROXY_OPEN_TELEMETRY_ENABLE, over gRPC unless OTEL_EXPORTER_OTLP_PROTOCOL says otherwise, as "
                 + "imgproxy; the other OTEL_* variables (headers, compression, timeout, insecure, sampler, service "
-                + "name) and IMGPROXY_OPEN_TELEMETRY_SERVER_CERT, _CLIENT_CERT, _CLIENT_KEY are honoured.",
+                + "name, propagators, log level) and IMGPROXY_OPEN_TELEMETRY_SERVER_CERT, _CLIENT_CERT, _CLIENT_KEY "
+                + "are honoured.",
             valueName: "URL"))
     var otelEndpoint: String?
     @Flag(
@@ -87,6 +90,8 @@ struct TelemetryOptions: ParsableArguments {
         let endpoint = try Settings.otelEndpoint.resolve(otelEndpoint)
         let named = Self.endpointVariables.contains { !(environment[$0] ?? "").isEmpty }
         let imgproxyEnabled = try Settings.openTelemetry.resolve(nil) ?? false
+        // As imgproxy, which reads it with its configuration: a bad value stops the start, tracing on or off.
+        let logLevel = try OTLPSDKEnvironment.logLevel(environment)
         guard endpoint != nil || named || imgproxyEnabled else { return nil }
         if let endpoint {
             guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https", url.host != nil
@@ -114,7 +119,8 @@ struct TelemetryOptions: ParsableArguments {
         let tracer = OTLPTracer(
             transport: try OTLPSignalEnvironment(.traces, variables: variables).transport(), resource: resource,
             generator: generator, sampler: OTLPSDKEnvironment.sampler(variables, logger: diagnostics),
-            limits: OTLPSDKEnvironment.limits(variables, prefix: "OTEL_BSP", defaults: .spans), logger: diagnostics)
+            limits: OTLPSDKEnvironment.limits(variables, prefix: "OTEL_BSP", defaults: .spans),
+            propagators: try OTLPSDKEnvironment.propagators(variables), logger: diagnostics)
         var services: [any Service] = [tracer]
         var logExporter: OTLPLogHandler.Exporter?
         if logs {
@@ -141,29 +147,30 @@ struct TelemetryOptions: ParsableArguments {
             configuration: ServiceGroupConfiguration(
                 services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
                 logger: diagnostics))
-        return Export(service: service, metrics: metricsFactory, logs: logExporter)
+        return Export(service: service, metrics: metricsFactory, logs: logExporter, logLevel: logLevel)
     }
 
     /// `configuration` with what `export` sends besides traces: every metric recorded into the bootstrapped metrics
-    /// exporter too, and every log line (the request lines included) into the bootstrapped log exporter too.
+    /// exporter too, and every log line (the request lines included) into the bootstrapped log exporter too, from
+    /// `OTEL_LOG_LEVEL` up (the log's own level by default), whatever the log's own level is, as imgproxy's log hook.
     static func apply(_ export: Export, to configuration: inout ImageServerConfiguration) {
         configuration.tracesRequests = true
         if let metrics = export.metrics { configuration.metricsExporter = metrics }
         guard let exporter = export.logs else { return }
-        let level = configuration.logger.logLevel
         let local = configuration.logger.handler
         let exported = {
             var logger = Logger(label: configuration.logger.label) { _ in OTLPLogHandler(exporter: exporter) }
-            logger.logLevel = level
+            logger.logLevel = export.logLevel ?? configuration.logger.logLevel
             return logger
         }()
+        // Each handler keeps its level: the multiplexer hands a line to those whose level it reaches.
         configuration.logger = Logger(label: configuration.logger.label) { _ in
             MultiplexLogHandler([local, exported.handler])
         }
-        configuration.logger.logLevel = level
-        if let lines = configuration.requestLog {
+        let lines = configuration.requestLog
+        if lines != nil || exported.logLevel <= .info {
             configuration.requestLog = { entry in
-                lines(entry)
+                lines?(entry)
                 exported.info("request", metadata: entry.metadata)
             }
         }

@@ -11,6 +11,8 @@ final class OTLPReceiver: Sendable {
         /// `traces`, `metrics` or `logs`.
         var signal: String
         var contentType: String
+        /// `Content-Encoding`, empty when the body is sent as it is.
+        var contentEncoding: String
         var body: Data
     }
 
@@ -46,7 +48,7 @@ final class OTLPReceiver: Sendable {
             let body = try await request.body.collect(upTo: 64 << 20)
             let export = Export(
                 signal: context.parameters.get("signal") ?? "", contentType: request.headers[.contentType] ?? "",
-                body: Data(buffer: body))
+                contentEncoding: request.headers[.contentEncoding] ?? "", body: Data(buffer: body))
             received.withLock { $0.append(export) }
             // An empty Export…ServiceResponse, in the request's encoding (the exporter wants a content type).
             let json = export.contentType.hasPrefix("application/json")
@@ -94,6 +96,34 @@ final class OTLPReceiver: Sendable {
             }
         }
         return spans
+    }
+
+    /// The resource's `service.name` in an OTLP JSON `ExportTraceServiceRequest`.
+    static func serviceName(in body: Data) -> String? {
+        let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        let resource = (root?["resourceSpans"] as? [[String: Any]])?.first?["resource"] as? [String: Any]
+        let attribute = (resource?["attributes"] as? [[String: Any]])?.first { $0["key"] as? String == "service.name" }
+        return (attribute?["value"] as? [String: Any])?["stringValue"] as? String
+    }
+
+    /// `body` inflated by gzip(1), a decoder independent of the server's zlib calls.
+    ///
+    /// - Throws: when gzip cannot run or the body is not gzip.
+    static func gunzip(_ body: Data) throws -> Data {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-\(UUID().uuidString).gz")
+        try body.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
+        process.arguments = ["-dc", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let inflated = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
+        return inflated
     }
 
     /// An id as OTLP JSON writes it (hexadecimal), or as protobuf's JSON mapping writes bytes (base64), in hex.

@@ -6,12 +6,15 @@ package enum OTLPExportError: Error, CustomStringConvertible {
     case refused(UInt)
     /// The configuration names no usable collector (a bad endpoint, a certificate without its key).
     case invalidConfiguration(String)
+    /// zlib could not gzip the body (its return code).
+    case compressionFailed(Int32)
 
     package var description: String {
         switch self {
         case .timedOut(let timeout): "no answer within \(timeout)"
         case .refused(let status): "the collector answered HTTP \(status)"
         case .invalidConfiguration(let reason): reason
+        case .compressionFailed(let code): "zlib could not compress the export (code \(code))"
         }
     }
 }

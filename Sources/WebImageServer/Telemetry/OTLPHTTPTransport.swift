@@ -5,27 +5,30 @@ import NIOSSL
 
 /// OTLP/HTTP: each export a `POST` of the request, as protobuf (`application/x-protobuf`) or OTLP's JSON
 /// (`application/json`), with the configured headers, to the signal's URL (the endpoint's `/v1/traces` or
-/// `/v1/logs`, or the signal's own URL); over TLS for an `https` URL, trusting the given CA and presenting the
-/// given client certificate. A status outside 2xx is a failure.
+/// `/v1/logs`, or the signal's own URL), gzipped when asked (`Content-Encoding: gzip`); over TLS for an `https` URL,
+/// trusting the given CA and presenting the given client certificate. A status outside 2xx is a failure.
 package struct OTLPHTTPTransport: OTLPTransport {
     package let endpoint: String
     private let json: Bool
+    private let gzip: Bool
     private let headers: [(String, String)]
     private let timeout: Duration
     private let client: HTTPClient
 
-    /// A transport posting to `url` (the signal's full URL), as JSON when `json`, with `headers`, each request within
-    /// `timeout`; `tls` names the PEM files of the collector's CA and of the client's certificate and key.
+    /// A transport posting to `url` (the signal's full URL), as JSON when `json`, gzipped when `gzip`, with `headers`,
+    /// each request within `timeout`; `tls` names the PEM files of the collector's CA and of the client's certificate
+    /// and key.
     ///
     /// - Throws: ``OTLPExportError/invalidConfiguration(_:)`` for a URL that is not `http` or `https`, or a client
     ///   certificate without its key; NIOSSL's error for a file that is not PEM.
     package init(
-        url: String, json: Bool, headers: [(String, String)], timeout: Duration, tls: OTLPTLSFiles
+        url: String, json: Bool, gzip: Bool = false, headers: [(String, String)], timeout: Duration, tls: OTLPTLSFiles
     ) throws {
         guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil
         else { throw OTLPExportError.invalidConfiguration("not an http(s) URL: \(url)") }
         endpoint = url
         self.json = json
+        self.gzip = gzip
         self.headers = headers
         self.timeout = timeout
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
@@ -53,7 +56,13 @@ package struct OTLPHTTPTransport: OTLPTransport {
         for (name, value) in headers { post.headers.add(name: name, value: value) }
         post.headers.replaceOrAdd(name: "Content-Type", value: json ? "application/json" : "application/x-protobuf")
         post.headers.replaceOrAdd(name: "User-Agent", value: "webimage")
-        post.body = .bytes(ByteBuffer(bytes: json ? request.json() : request.protobuf()))
+        let body = json ? request.json() : request.protobuf()
+        if gzip {
+            post.headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
+            post.body = .bytes(ByteBuffer(bytes: try OTLPGzip.compressed(body)))
+        } else {
+            post.body = .bytes(ByteBuffer(bytes: body))
+        }
         let (seconds, attoseconds) = timeout.components
         let milliseconds =
             seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000

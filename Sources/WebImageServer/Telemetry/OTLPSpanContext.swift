@@ -1,9 +1,9 @@
 import Foundation
 import Tracing
 
-/// The W3C trace context of the current span, kept in the task's `ServiceContext`: for a trace continued from a
-/// request's `traceparent`, the caller's span. Reads and writes the `traceparent` header (version `00`) and passes
-/// `tracestate` on as it came.
+/// The trace context of the current span, kept in the task's `ServiceContext`: for a trace continued from a
+/// request's headers (``TracePropagators``), the caller's span. Reads and writes the W3C `traceparent` header
+/// (version `00`) and passes `tracestate` on as it came.
 struct OTLPSpanContext: Sendable, Hashable {
     /// The trace id, 16 bytes.
     let traceID: [UInt8]
@@ -48,8 +48,9 @@ struct OTLPSpanContext: Sendable, Hashable {
         return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 
-    /// The `count` bytes `text` spells in lower-case hexadecimal, or `nil`.
-    private static func bytes(_ text: Substring, count: Int) -> [UInt8]? {
+    /// The `count` bytes `text` spells in lower-case hexadecimal, or `nil` (upper-case digits included, as
+    /// OpenTelemetry's ids are read).
+    static func bytes<Text: StringProtocol>(_ text: Text, count: Int) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count == count * 2 else { return nil }
         var bytes: [UInt8] = []

@@ -10,8 +10,9 @@ import Tracing
 /// imgproxy's `otel.Tracer("imgproxy")`), batched (`OTEL_BSP_*`) and sent through an ``OTLPTransport``.
 ///
 /// Bootstrap it in `InstrumentationSystem` and run it as a service beside the server: it exports on schedule and
-/// what is left on graceful shutdown. It continues the trace of a request's W3C `traceparent` (and passes its
-/// `tracestate` on), and writes both into the requests it is asked to inject into.
+/// what is left on graceful shutdown. It continues the trace a request's headers carry in the formats of its
+/// ``TracePropagators`` (`OTEL_PROPAGATORS`: W3C `traceparent` and `baggage` by default), and writes the current span
+/// in each of them into the requests it is asked to inject into.
 package final class OTLPTracer: Tracer, Service {
     /// The instrumentation scope of the spans, imgproxy's.
     package static let scope = "imgproxy"
@@ -19,14 +20,17 @@ package final class OTLPTracer: Tracer, Service {
     private let generator: TraceIDGenerator
     private let sampler: TraceSampler
     private let batcher: OTLPBatcher
+    private let propagators: TracePropagators
 
-    /// A tracer exporting through `transport` from a resource of `resource` (`service.name` and the like).
+    /// A tracer exporting through `transport` from a resource of `resource` (`service.name` and the like), reading
+    /// and writing trace headers with `propagators`.
     package init(
         transport: any OTLPTransport, resource: [String: String], generator: TraceIDGenerator,
-        sampler: TraceSampler, limits: OTLPBatchLimits, logger: Logger
+        sampler: TraceSampler, limits: OTLPBatchLimits, propagators: TracePropagators = .default, logger: Logger
     ) {
         self.generator = generator
         self.sampler = sampler
+        self.propagators = propagators
         batcher = OTLPBatcher(
             .traces, limits: limits, transport: transport, resource: .resource(resource), scope: Self.scope,
             logger: logger)
@@ -57,24 +61,18 @@ package final class OTLPTracer: Tracer, Service {
     /// Nothing: spans are exported on schedule by ``run()``.
     package func forceFlush() {}
 
-    /// Reads a caller's trace from `traceparent` and `tracestate`.
+    /// Reads a caller's trace (and baggage) from the headers, with each propagator in turn.
     package func extract<Carrier, Extract: Extractor>(
         _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
     ) where Extract.Carrier == Carrier {
-        guard let header = extractor.extract(key: "traceparent", from: carrier),
-            let caller = OTLPSpanContext(
-                traceparent: header, traceState: extractor.extract(key: "tracestate", from: carrier))
-        else { return }
-        context.otlpSpan = caller
+        propagators.extract({ extractor.extract(key: $0, from: carrier) }, into: &context)
     }
 
-    /// Writes the current span's `traceparent`, and `tracestate` when the trace carries one.
+    /// Writes the current span (and the caller's baggage) into the headers, with each propagator in turn.
     package func inject<Carrier, Inject: Injector>(
         _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
     ) where Inject.Carrier == Carrier {
-        guard let span = context.otlpSpan else { return }
-        injector.inject(span.traceparent, forKey: "traceparent", into: &carrier)
-        if let state = span.traceState, !state.isEmpty { injector.inject(state, forKey: "tracestate", into: &carrier) }
+        propagators.inject(context) { name, value in injector.inject(value, forKey: name, into: &carrier) }
     }
 
     /// Exports the spans on schedule until graceful shutdown, then what is left.

@@ -10,11 +10,11 @@ import WebImage
 /// segments (`Custom/Queue`, `Custom/Downloading source image`, `Custom/Processing image`…), sent as spans to the
 /// Trace API, and a request's first error as a `TransactionError` event to the Event API (with an account id).
 ///
-/// Bootstrap it in `InstrumentationSystem` and run it as a service beside the server (it sends what it holds every
-/// second and on graceful shutdown). It continues a trace whose W3C `traceparent` (with New Relic's `tracestate`
-/// entry) or `newrelic` header a request carries, and writes them into the requests to origins when the server
-/// propagates the trace context (``ImageServerConfiguration/propagatesTraceContextToOrigins``, imgproxy's
-/// `IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL`). At most ``maximumPending`` spans (and as many events) wait to be sent;
+/// Bootstrap it in `InstrumentationSystem`, alone or beside other tracers in a ``TracerSet``, and run it as a service
+/// beside the server (it sends what it holds every second and on graceful shutdown). It continues a trace whose W3C
+/// `traceparent` (with New Relic's `tracestate` entry) or `newrelic` header a request carries, and writes them into the
+/// requests to origins when the server propagates the trace context with it
+/// (``ImageServerConfiguration/originTraceInstrument``, imgproxy's `IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL`). At most ``maximumPending`` spans (and as many events) wait to be sent;
 /// past that, and when New Relic does not answer, they are dropped (logged at most once a minute), never a request
 /// delayed.
 public final class NewRelicTracer: Tracer, Service {
@@ -55,10 +55,6 @@ public final class NewRelicTracer: Tracer, Service {
             name: operationName, context: context, kind: kind, start: instant().nanosecondsSinceEpoch
         ) { [weak self] span in self?.finished(span, ids: ids, parentID: parentID, isEntry: isEntry) }
     }
-
-    /// Makes this tracer the process's, in swift-distributed-tracing's `InstrumentationSystem`: call once per process,
-    /// before the server is made.
-    public func bootstrap() { InstrumentationSystem.bootstrap(self) }
 
     /// Nothing: spans are sent every second by ``run()``.
     public func forceFlush() {}

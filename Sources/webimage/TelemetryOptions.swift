@@ -44,7 +44,9 @@ struct TelemetryOptions: ParsableArguments {
     var otelEndpoint: String?
     @Flag(
         inversion: .prefixedNo,
-        help: "Pass the trace context on to origins (default: off; IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL).")
+        help: ArgumentHelp(
+            "Pass OpenTelemetry's trace headers on to origins (default: off; "
+                + "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL)."))
     var openTelemetryPropagateExternal: Bool?
     @Flag(
         inversion: .prefixedNo,

@@ -21,6 +21,8 @@ import WebImageTesting
     }
 
     static let image = "/fixtures/corpus/images/gen_alpha.png"
+    /// Stages of a request every OpenTelemetry trace of a processed image has.
+    static let otlpStages: Set<String> = ["options", "source fetch", "processing"]
 
     /// The variables of a server tracing to the three fakes, with `propagating`'s headers going to origins.
     static func environment(agent: Int, newRelic: Int, collector: Int, propagating: Vendor?) -> [String: String] {
@@ -59,7 +61,8 @@ import WebImageTesting
             _ = await newRelic.requests { requests in
                 ServeNewRelicTests.spans(requests).contains { $0["name"] as? String == "WebTransaction/Go/request" }
             }
-            _ = await collector.requests { Self.spans($0).contains { $0.name == "source fetch" } }
+            // Each vendor's request span ends last; OpenTelemetry's are waited for by the names the test reads.
+            _ = await collector.requests { Set(Self.spans($0).map(\.name)).isSuperset(of: Self.otlpStages) }
         }
 
         // A trace at each vendor, under its names.
@@ -79,7 +82,7 @@ import WebImageTesting
         let otlpSpans = Self.spans(collector.requests)
         let fetch = try #require(otlpSpans.first { $0.name == "source fetch" }, "\(log)")
         let otlpNames = Set(otlpSpans.filter { $0.traceID == fetch.traceID }.map(\.name))
-        #expect(otlpNames.isSuperset(of: ["options", "source fetch", "processing"]), "\(otlpNames)")
+        #expect(otlpNames.isSuperset(of: Self.otlpStages), "\(otlpNames)")
         #expect(Set([String(datadogTrace), newRelicTrace, fetch.traceID]).count == 3)
 
         // The origin gets the propagating vendor's headers, and no other's.

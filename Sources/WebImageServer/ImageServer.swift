@@ -73,7 +73,8 @@ public final class ImageServer: Sendable {
             s3Buckets: configuration.s3SourceBuckets, s3AccessPoints: configuration.s3SourceAccessPoints,
             s3Decryption: configuration.s3SourceDecryption, objectSources: configuration.objectSources,
             fetching: configuration.fetching,
-            propagatesTraces: configuration.propagatesTraceContextToOrigins, metrics: metrics,
+            propagatesTraces: configuration.propagatesTraceContextToOrigins,
+            traceInstrument: configuration.originTraceInstrument, metrics: metrics,
             logger: configuration.logger)
         let coders = Self.coders(configuration)
         let watermarks = try configuration.watermark.map { watermark throws(ImageServerConfigurationError) in

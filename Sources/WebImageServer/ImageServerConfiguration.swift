@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import Instrumentation
 import Logging
 import WebImage
 import WebImageStores
@@ -184,10 +185,14 @@ public struct ImageServerConfiguration: Sendable {
     /// default).
     /// Default off: requests then pay nothing for tracing.
     public var tracesRequests = false
-    /// Pass the request's trace context on to origins (imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`), so
-    /// an origin of your own can join the trace. Default off, as in imgproxy: a trace id is not sent to third
-    /// parties. Peers of the cluster always get it.
+    /// Pass the request's trace context on to origins (imgproxy's `_PROPAGATE_EXTERNAL` variables), so an origin of
+    /// your own can join the trace. Default off, as in imgproxy: a trace id is not sent to third parties. Peers of the
+    /// cluster always get it, as every bootstrapped tracer writes it.
     public var propagatesTraceContextToOrigins = false
+    /// What writes the trace headers into the requests to origins with ``propagatesTraceContextToOrigins``: `nil` (the
+    /// default), the bootstrapped tracer. `webimage serve` gives a ``TracerSet`` of the tracers whose own
+    /// `_PROPAGATE_EXTERNAL` is on, so each vendor's headers go to origins on its own switch, as in imgproxy.
+    public var originTraceInstrument: (any Instrument)?
     /// A second metrics backend every metric of the server is also recorded into, under the same names and labels
     /// as on `/metrics` (`webimage serve` gives its OTLP exporter, `OTLPMetricsFactory`, here with imgproxy's
     /// `IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS`); `nil` (the default): `/metrics` only.

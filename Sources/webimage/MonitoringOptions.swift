@@ -79,7 +79,7 @@ struct MonitoringOptions: ParsableArguments {
     /// Whether Datadog tracing is on.
     func datadogEnabled() throws -> Bool { try Settings.datadog.resolve(datadog) ?? false }
 
-    /// Sets where imgproxy's gauges go (CloudWatch, DogStatsD) and, with Datadog, whether origins get the trace.
+    /// Sets where imgproxy's gauges go (CloudWatch, DogStatsD, New Relic).
     func apply(to configuration: inout ImageServerConfiguration) throws {
         configuration.monitoring.cloudWatch = try cloudWatch(ProcessInfo.processInfo.environment)
         configuration.monitoring.newRelic = try newRelic()
@@ -90,9 +90,6 @@ struct MonitoringOptions: ParsableArguments {
             configuration.monitoring.interval = .milliseconds(Int64(seconds * 1000))
         }
         guard try datadogEnabled() else { return }
-        if try Settings.datadogPropagateExternal.resolve(datadogPropagateExternal) ?? false {
-            configuration.propagatesTraceContextToOrigins = true
-        }
         if try Settings.datadogAdditionalMetrics.resolve(datadogAdditionalMetrics) ?? false {
             let port = try Self.port(Settings.ddDogStatsDPort, default: 8125)
             configuration.monitoring.dogStatsD = DogStatsDMonitoring(
@@ -182,45 +179,27 @@ struct MonitoringOptions: ParsableArguments {
 }
 
 extension MonitoringOptions {
-    /// The tracers that send the requests' spans: Datadog's and New Relic's, each when it is on.
-    struct Tracers {
-        let datadog: DatadogTracer?
-        let newRelic: NewRelicTracer?
-
-        /// The services that send their spans, to run beside the server.
-        var services: [any Service] { [datadog as (any Service)?, newRelic].compactMap { $0 } }
-    }
-
-    /// Bootstraps swift-distributed-tracing with the Datadog tracer, the New Relic tracer, or both as a
-    /// ``TracerPair``, turns request tracing on in `configuration` (and the trace headers to origins with either
-    /// `_PROPAGATE_EXTERNAL`) and returns them (run them beside the server: they send the spans). One tracer per
-    /// process beside OpenTelemetry's (`otel`): Datadog's is refused, New Relic gets the gauges alone (a warning says
-    /// so).
-    func bootstrapTracers(otel: Bool, to configuration: inout ImageServerConfiguration) throws -> Tracers {
-        let datadog = try datadogTracer(logger: configuration.logger)
-        if datadog != nil, otel {
-            throw ValidationError(
-                "IMGPROXY_DATADOG_ENABLE and OpenTelemetry tracing cannot both be on: one tracer per process")
+    /// New Relic's tracer and Datadog's, each when it is on (New Relic's first, as imgproxy's monitors), each with its
+    /// `_PROPAGATE_EXTERNAL`, and the services that send their spans.
+    func tracers(for configuration: ImageServerConfiguration) throws -> ServeTracers {
+        var tracers = ServeTracers()
+        if let settings = configuration.monitoring.newRelic {
+            let tracer = NewRelicTracer(settings, logger: configuration.logger)
+            tracers.members.append(
+                .init(
+                    tracer: tracer,
+                    propagatesToOrigins: try Settings.newRelicPropagateExternal.resolve(newRelicPropagateExternal)
+                        ?? false))
+            tracers.services.append(tracer)
         }
-        var newRelic = configuration.monitoring.newRelic.map { NewRelicTracer($0, logger: configuration.logger) }
-        if newRelic != nil, otel {
-            configuration.logger.warning(
-                """
-                New Relic gets the gauges only: its transactions and OpenTelemetry's tracing cannot both be on \
-                (one tracer per process)
-                """)
-            newRelic = nil
+        if let tracer = try datadogTracer(logger: configuration.logger) {
+            tracers.members.append(
+                .init(
+                    tracer: tracer,
+                    propagatesToOrigins: try Settings.datadogPropagateExternal.resolve(datadogPropagateExternal)
+                        ?? false))
+            tracers.services.append(tracer)
         }
-        switch (datadog, newRelic) {
-        case (let datadog?, let newRelic?): TracerPair(datadog, newRelic).bootstrap()
-        case (let datadog?, nil): datadog.bootstrap()
-        case (nil, let newRelic?): newRelic.bootstrap()
-        case (nil, nil): return Tracers(datadog: nil, newRelic: nil)
-        }
-        configuration.tracesRequests = true
-        if newRelic != nil, try Settings.newRelicPropagateExternal.resolve(newRelicPropagateExternal) ?? false {
-            configuration.propagatesTraceContextToOrigins = true
-        }
-        return Tracers(datadog: datadog, newRelic: newRelic)
+        return tracers
     }
 }

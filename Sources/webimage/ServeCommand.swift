@@ -194,15 +194,21 @@ struct ServeCommand: AsyncParsableCommand {
         let server: ImageServer
         let metricsAddress: BindAddress?
         let exporter: TelemetryOptions.Export?
-        let tracers: MonitoringOptions.Tracers
+        let tracers: ServeTracers
         let ticker: MemoryTicker
         do {
             try await Self.signInToStores(configuration)
             metricsAddress = try telemetry.metricsAddress()
             // Before the server makes its HTTP clients, which take the tracer there is when they are made.
-            exporter = try telemetry.bootstrap(environment: ProcessInfo.processInfo.environment)
+            exporter = try telemetry.export(environment: ProcessInfo.processInfo.environment)
             if let exporter { TelemetryOptions.apply(exporter, to: &configuration) }
-            tracers = try monitoring.bootstrapTracers(otel: exporter != nil, to: &configuration)
+            var enabled = try monitoring.tracers(for: configuration)
+            if let exporter {
+                enabled.members.append(
+                    .init(tracer: exporter.tracer, propagatesToOrigins: try telemetry.propagatesToOrigins()))
+            }
+            enabled.bootstrap(into: &configuration)
+            tracers = enabled
             ticker = try memory.ticker(logger: configuration.logger)
             setup.allocator.configure(cores: ProcessInfo.processInfo.activeProcessorCount)
             if let shared = configuration.sharedStore, await shared.bucketExists() != true {

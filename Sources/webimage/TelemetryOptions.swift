@@ -6,12 +6,15 @@ import ServiceLifecycle
 import WebImageServer
 
 /// `webimage serve`'s telemetry: the metrics' namespace, and traces (a span for each request and its stages), exported
-/// over OTLP/gRPC or OTLP/HTTP (``OTLPEnvironment``) by the server's own tracer (`OTLPTracer`) when a collector is
-/// named, with the log lines (`OTLPLogHandler`) and the metrics (`OTLPMetricsFactory`) too when asked, and nothing at
-/// all otherwise.
+/// over OTLP/gRPC or OTLP/HTTP (``OTLPEnvironment``) by the server's own tracer (`OTLPTracer`, bootstrapped with the
+/// other vendors' in ``ServeTracers``) when a collector is named, with the log lines (`OTLPLogHandler`) and the metrics
+/// (`OTLPMetricsFactory`) too when asked, and nothing at all otherwise.
 struct TelemetryOptions: ParsableArguments {
-    /// What ``bootstrap(environment:)`` set up: the service exporting it all, and which signals besides traces.
+    /// What ``export(environment:)`` set up: the tracer, the service exporting it all, and which signals besides
+    /// traces.
     struct Export {
+        /// The tracer, to bootstrap (``ServeTracers``).
+        let tracer: OTLPTracer
         let service: any Service
         /// The metrics' exporter, when the metrics are exported.
         let metrics: OTLPMetricsFactory?
@@ -44,7 +47,9 @@ struct TelemetryOptions: ParsableArguments {
     var otelEndpoint: String?
     @Flag(
         inversion: .prefixedNo,
-        help: "Pass the trace context on to origins (default: off; IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL).")
+        help: ArgumentHelp(
+            "Pass OpenTelemetry's trace headers on to origins (default: off; "
+                + "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL)."))
     var openTelemetryPropagateExternal: Bool?
     @Flag(
         inversion: .prefixedNo,
@@ -70,22 +75,25 @@ struct TelemetryOptions: ParsableArguments {
     /// The variables that name a collector, each of which turns tracing on.
     static let endpointVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
 
-    /// Sets `configuration.metricsNamespace` and whether origins get the trace context.
+    /// Sets `configuration.metricsNamespace`.
     func apply(to configuration: inout ImageServerConfiguration) throws {
         if let namespace = try Settings.metricsNamespace.resolve(metricsNamespace) {
             configuration.metricsNamespace = namespace
         }
-        configuration.propagatesTraceContextToOrigins =
-            try Settings.propagateExternal.resolve(openTelemetryPropagateExternal) ?? false
+    }
+
+    /// Whether origins get OpenTelemetry's trace headers (`IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`).
+    func propagatesToOrigins() throws -> Bool {
+        try Settings.propagateExternal.resolve(openTelemetryPropagateExternal) ?? false
     }
 
     /// The address of the metrics' own listener, when one is asked for.
     func metricsAddress() throws -> BindAddress? { try Settings.prometheusBind.resolve(parsing: prometheusBind) }
 
-    /// Bootstraps swift-distributed-tracing with the OTLP tracer when a collector is named, makes the metrics' and the
-    /// log records' exporters when they are asked for, and returns the service that exports in batches (run it beside the server: it sends what is left on
-    /// graceful shutdown); `nil` when none is named. Call once, before anything that makes an HTTP client.
-    func bootstrap(environment: [String: String]) throws -> Export? {
+    /// Makes the OTLP tracer when a collector is named, and the metrics' and the log records' exporters when they are
+    /// asked for, and returns them with the service that exports in batches (run it beside the server: it sends what
+    /// is left on graceful shutdown); `nil` when none is named. Call once, before anything that makes an HTTP client.
+    func export(environment: [String: String]) throws -> Export? {
         var environment = environment
         let endpoint = try Settings.otelEndpoint.resolve(otelEndpoint)
         let named = Self.endpointVariables.contains { !(environment[$0] ?? "").isEmpty }
@@ -142,12 +150,11 @@ struct TelemetryOptions: ParsableArguments {
             services.append(factory.exporter)
             metricsFactory = factory
         }
-        tracer.bootstrap()
         let service = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
                 logger: diagnostics))
-        return Export(service: service, metrics: metricsFactory, logs: logExporter, logLevel: logLevel)
+        return Export(tracer: tracer, service: service, metrics: metricsFactory, logs: logExporter, logLevel: logLevel)
     }
 
     /// `configuration` with what `export` sends besides traces: every metric recorded into the bootstrapped metrics

@@ -22,7 +22,9 @@ extension HTTPImageLoader {
         while true {
             var fields = HTTPHeaders()
             for field in headers { fields.add(name: field.name, value: field.value) }
-            if configuration.propagatesTraceContext { TraceHeaders.add(to: &fields) }
+            if configuration.propagatesTraceContext {
+                TraceHeaders.add(to: &fields, using: configuration.traceInstrument)
+            }
             let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: fields)
             let hop = try await route(
                 request, url: url, client: client, allowsInvalidCertificates: key.allowsInvalidCertificates,

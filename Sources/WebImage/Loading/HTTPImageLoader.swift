@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Instrumentation
 import NIOCore
 
 /// Loads `http` and `https` URLs with AsyncHTTPClient, through a download queue that coalesces identical requests.
@@ -33,6 +34,9 @@ public final class HTTPImageLoader: ImageLoading {
         /// propagates) into each request, so the origin can join the trace; default on. Nothing is written without
         /// a bootstrapped instrument.
         public var propagatesTraceContext = true
+        /// The instrument that writes the trace context with ``propagatesTraceContext``; `nil` (the default): the
+        /// bootstrapped one. The server gives the tracers whose headers its origins may get.
+        package var traceInstrument: (any Instrument)?
         /// How long an idle connection is kept for the next download from its host; default 60 s. Zero (or less)
         /// closes each connection after its download.
         public var idleConnectionTimeout: Duration = .seconds(60)

@@ -11,10 +11,11 @@ package struct TraceHeaders: Injector {
         headers.replaceOrAdd(name: key, value: value)
     }
 
-    /// Adds the current task's trace context to `headers`; nothing without a bootstrapped instrument.
-    package static func add(to headers: inout HTTPHeaders) {
+    /// Adds the current task's trace context to `headers`, as `instrument` writes it; without one, as the
+    /// bootstrapped instrument does (nothing when none is).
+    package static func add(to headers: inout HTTPHeaders, using instrument: (any Instrument)? = nil) {
         guard let context = InstrumentationContext.current else { return }
-        InstrumentationSystem.instrument.inject(context, into: &headers, using: TraceHeaders())
+        (instrument ?? InstrumentationSystem.instrument).inject(context, into: &headers, using: TraceHeaders())
     }
 }
 

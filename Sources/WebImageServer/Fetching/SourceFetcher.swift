@@ -1,4 +1,5 @@
 import Foundation
+import Instrumentation
 import Logging
 import WebImage
 import WebImageStores
@@ -24,13 +25,14 @@ final class SourceFetcher: Sendable {
     /// A fetcher whose downloads are counted in `metrics`. Each download holds a place in the processing queue
     /// (``ProcessingGate/reserve()``), so as many may run at once as there are slots and queue places: the loader's
     /// download limit is sized from them rather than left at its default of 6, which held a node behind a slow
-    /// origin to six downloads however many requests waited. With `propagatesTraces` origins get the trace context.
+    /// origin to six downloads however many requests waited. With `propagatesTraces` origins get the trace context, as
+    /// `traceInstrument` (else the bootstrapped tracer) writes it.
     init(
         cache: any ImageCaching, limits: ServerLimits, addressPolicy: SourceAddressPolicy, shared: SharedStore?,
         s3Sources: S3Client?, s3Buckets: S3BucketPolicy = S3BucketPolicy(), s3AccessPoints: [String: String] = [:],
         s3Decryption: S3DecryptionClient? = nil, objectSources: [ObjectStoreImageLoader] = [],
         fetching: FetchSettings = FetchSettings(),
-        propagatesTraces: Bool = false,
+        propagatesTraces: Bool = false, traceInstrument: (any Instrument)? = nil,
         metrics: ServerMetrics, logger: Logger
     ) {
         var options = ImageLoaderOptions()
@@ -47,6 +49,7 @@ final class SourceFetcher: Sendable {
         configuration.addressPolicy = addressPolicy
         configuration.connectTimeout = .seconds(5)
         configuration.propagatesTraceContext = propagatesTraces
+        configuration.traceInstrument = traceInstrument
         configuration.idleConnectionTimeout = fetching.clientKeepAlive
         let http = HTTPImageLoader(configuration: configuration)
         // HTTP(S) with the SSRF rules at connect time, S3 and the other object stores' sources, through the shared tier when there is one, and

@@ -1,5 +1,4 @@
 import Tracing
-import WebImage
 
 /// A span of the server's own tracers (``DatadogTracer``, ``NewRelicTracer``): recorded under a lock while it runs,
 /// handed to its tracer as a `FinishedSpan` when it ends, which the tracer turns into its vendor's record.
@@ -8,16 +7,13 @@ public final class RecordingSpan: Span {
     public let context: ServiceContext
     private let kind: SpanKind
     private let start: UInt64
-    private let state: Locked<State>
+    private let state: SpanState<Outcome>
     private let finish: @Sendable (FinishedSpan) -> Void
 
-    /// What changes while the span runs.
-    private struct State {
-        var name: String
-        var attributes: SpanAttributes = [:]
+    /// Whether the span failed, and its first error.
+    private struct Outcome {
         var error: FinishedSpan.Failure?
         var failed = false
-        var ended = false
     }
 
     init(
@@ -28,28 +24,28 @@ public final class RecordingSpan: Span {
         self.kind = kind
         self.start = start
         self.finish = finish
-        state = Locked(State(name: name))
+        state = SpanState(name: name, extra: Outcome())
     }
 
     /// The span's name as the server gave it (imgproxy's is given when it is sent).
     public var operationName: String {
-        get { state.withLock { $0.name } }
-        set { state.withLock { $0.name = newValue } }
+        get { state.name }
+        set { state.name = newValue }
     }
 
     /// The span's attributes; those of the request and the source become imgproxy's.
     public var attributes: SpanAttributes {
-        get { state.withLock { $0.attributes } }
-        set { state.withLock { $0.attributes = newValue } }
+        get { state.attributes }
+        set { state.attributes = newValue }
     }
 
     /// Whether the span has not ended.
-    public var isRecording: Bool { state.withLock { !$0.ended } }
+    public var isRecording: Bool { state.isRecording }
 
     /// An error status marks the span failed.
     public func setStatus(_ status: SpanStatus) {
         guard status.code == .error else { return }
-        state.withLock { $0.failed = true }
+        state.update { $0.failed = true }
     }
 
     /// Events are not sent (imgproxy's agents send none).
@@ -63,7 +59,7 @@ public final class RecordingSpan: Span {
         _ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant
     ) {
         let recorded = FinishedSpan.Failure(error)
-        state.withLock {
+        state.update {
             $0.failed = true
             if $0.error == nil { $0.error = recorded }
         }
@@ -72,15 +68,10 @@ public final class RecordingSpan: Span {
     /// Ends the span and hands it to the tracer; a second end does nothing.
     public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
         let end = instant().nanosecondsSinceEpoch
-        let ended = state.withLock { state -> State? in
-            guard !state.ended else { return nil }
-            state.ended = true
-            return state
-        }
-        guard let ended else { return }
+        guard let ended = state.end() else { return }
         finish(
             FinishedSpan(
-                name: ended.name, kind: kind, attributes: ended.attributes, failed: ended.failed, error: ended.error,
-                start: start, end: max(start, end)))
+                name: ended.name, kind: kind, attributes: ended.attributes, failed: ended.extra.failed,
+                error: ended.extra.error, start: start, end: max(start, end)))
     }
 }

@@ -1,5 +1,4 @@
 import Tracing
-import WebImage
 
 /// A span of `OTLPTracer`: recorded under a lock while it runs (name, attributes, events, links, status), handed to
 /// the tracer as an OTLP `Span` message when it ends. A span that is not sampled records nothing.
@@ -10,17 +9,14 @@ public final class OTLPSpan: Span {
     private let parentID: [UInt8]?
     private let kind: SpanKind
     private let start: UInt64
-    private let state: Locked<State>
+    private let state: SpanState<Record>
     private let finish: @Sendable (OTLPMessage) -> Void
 
-    /// What changes while the span runs.
-    private struct State {
-        var name: String
-        var attributes: SpanAttributes = [:]
+    /// The events, links and status recorded while the span runs.
+    private struct Record {
         var events: [OTLPMessage] = []
         var links: [OTLPMessage] = []
         var status: SpanStatus?
-        var ended = false
     }
 
     init(
@@ -35,36 +31,36 @@ public final class OTLPSpan: Span {
         self.kind = kind
         self.start = start
         self.finish = finish
-        state = Locked(State(name: name, ended: !ids.sampled))
+        state = SpanState(name: name, extra: Record(), ended: !ids.sampled)
     }
 
     /// The span's name.
     public var operationName: String {
-        get { state.withLock { $0.name } }
-        set { state.withLock { $0.name = newValue } }
+        get { state.name }
+        set { state.name = newValue }
     }
 
     /// The span's attributes.
     public var attributes: SpanAttributes {
-        get { state.withLock { $0.attributes } }
-        set { state.withLock { $0.attributes = newValue } }
+        get { state.attributes }
+        set { state.attributes = newValue }
     }
 
     /// Whether the span is sampled and has not ended.
-    public var isRecording: Bool { state.withLock { !$0.ended } }
+    public var isRecording: Bool { state.isRecording }
 
     /// Sets the span's status; an `ok` status is not changed to `error` afterwards, as OpenTelemetry says.
     public func setStatus(_ status: SpanStatus) {
-        state.withLock { state in
-            if state.status?.code == .ok { return }
-            state.status = status
+        state.update { record in
+            if record.status?.code == .ok { return }
+            record.status = status
         }
     }
 
     /// Adds an event.
     public func addEvent(_ event: SpanEvent) {
         let message = Self.event(event.name, at: event.nanosecondsSinceEpoch, attributes: event.attributes)
-        state.withLock { $0.events.append(message) }
+        state.update { $0.events.append(message) }
     }
 
     /// Adds a link to the span of `link.context`, when it has one.
@@ -73,7 +69,7 @@ public final class OTLPSpan: Span {
         var message = OTLPMessage().with(1, "traceId", .bytes(other.traceID)).with(2, "spanId", .bytes(other.spanID))
         if let traceState = other.traceState { message = message.with(3, "traceState", .string(traceState)) }
         message = message.with(4, "attributes", repeated: OTLPMessage.attributes(link.attributes))
-        state.withLock { $0.links.append(message) }
+        state.update { $0.links.append(message) }
     }
 
     /// Adds OpenTelemetry's `exception` event (`exception.type`, `exception.message`) and sets an error status.
@@ -84,7 +80,7 @@ public final class OTLPSpan: Span {
         all["exception.type"] = String(reflecting: type(of: error))
         all["exception.message"] = String(describing: error)
         let message = Self.event("exception", at: instant().nanosecondsSinceEpoch, attributes: all)
-        state.withLock {
+        state.update {
             $0.events.append(message)
             if $0.status?.code != .ok { $0.status = SpanStatus(code: .error, message: String(describing: error)) }
         }
@@ -93,20 +89,15 @@ public final class OTLPSpan: Span {
     /// Ends the span and hands it to the tracer; a second end does nothing.
     public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
         let end = instant().nanosecondsSinceEpoch
-        let ended = state.withLock { state -> State? in
-            guard !state.ended else { return nil }
-            state.ended = true
-            return state
-        }
-        guard let ended else { return }
+        guard let ended = state.end() else { return }
         var span = OTLPMessage().with(1, "traceId", .bytes(ids.traceID)).with(2, "spanId", .bytes(ids.spanID))
         if let traceState = ids.traceState { span = span.with(3, "traceState", .string(traceState)) }
         if let parentID { span = span.with(4, "parentSpanId", .bytes(parentID)) }
         span = span.with(5, "name", .string(ended.name)).with(6, "kind", .unsigned(Self.kindNumber(kind)))
             .with(7, "startTimeUnixNano", .fixed64(start)).with(8, "endTimeUnixNano", .fixed64(max(start, end)))
             .with(9, "attributes", repeated: OTLPMessage.attributes(ended.attributes))
-            .with(11, "events", repeated: ended.events).with(13, "links", repeated: ended.links)
-        if let status = ended.status {
+            .with(11, "events", repeated: ended.extra.events).with(13, "links", repeated: ended.extra.links)
+        if let status = ended.extra.status {
             var message = OTLPMessage()
             if let text = status.message, status.code == .error { message = message.with(2, "message", .string(text)) }
             span = span.with(15, "status", .message(message.with(3, "code", .unsigned(status.code == .ok ? 1 : 2))))

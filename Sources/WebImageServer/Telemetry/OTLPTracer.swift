@@ -54,10 +54,6 @@ package final class OTLPTracer: Tracer, Service {
         ) { span in batcher.add(span) }
     }
 
-    /// Makes this tracer the process's, in swift-distributed-tracing's `InstrumentationSystem`: call once per process,
-    /// before the server is made.
-    package func bootstrap() { InstrumentationSystem.bootstrap(self) }
-
     /// Nothing: spans are exported on schedule by ``run()``.
     package func forceFlush() {}
 

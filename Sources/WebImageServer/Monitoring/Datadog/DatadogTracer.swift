@@ -10,10 +10,11 @@ import WebImage
 /// names (`request`, `queue`, `downloading_source_image`, `processing_image`), tagged with the service, `env` and
 /// `version`.
 ///
-/// Bootstrap it in `InstrumentationSystem` and run it as a service beside the server (it sends what it holds every
-/// second and on graceful shutdown). It continues a trace whose `x-datadog-trace-id` and `x-datadog-parent-id`
-/// headers a request carries, and writes them (with `x-datadog-sampling-priority`) into the requests to origins
-/// when the server propagates the trace context (``ImageServerConfiguration/propagatesTraceContextToOrigins``).
+/// Bootstrap it in `InstrumentationSystem`, alone or beside other tracers in a ``TracerSet``, and run it as a service
+/// beside the server (it sends what it holds every second and on graceful shutdown). It continues a trace whose
+/// `x-datadog-trace-id` and `x-datadog-parent-id` headers a request carries, and writes them (with
+/// `x-datadog-sampling-priority`) into the requests to origins when the server propagates the trace context with it
+/// (``ImageServerConfiguration/originTraceInstrument``, imgproxy's `IMGPROXY_DATADOG_PROPAGATE_EXTERNAL`).
 /// At most ``maximumPending`` spans wait to be sent; past that, and when the agent does not answer, spans are
 /// dropped (logged at most once a minute), never a request delayed.
 public final class DatadogTracer: Tracer, Service {
@@ -59,10 +60,6 @@ public final class DatadogTracer: Tracer, Service {
             self?.finished(DatadogNames.record(span, ids: ids, parentID: parentID), priority: ids.samplingPriority)
         }
     }
-
-    /// Makes this tracer the process's, in swift-distributed-tracing's `InstrumentationSystem`: call once per process,
-    /// before the server is made.
-    public func bootstrap() { InstrumentationSystem.bootstrap(self) }
 
     /// Nothing: spans are sent every second by ``run()``.
     public func forceFlush() {}

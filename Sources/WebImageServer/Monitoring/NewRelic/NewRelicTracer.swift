@@ -10,16 +10,17 @@ import WebImage
 /// segments (`Custom/Queue`, `Custom/Downloading source image`, `Custom/Processing image`…), sent as spans to the
 /// Trace API, and a request's first error as a `TransactionError` event to the Event API (with an account id).
 ///
-/// Bootstrap it in `InstrumentationSystem` and run it as a service beside the server (it sends what it holds every
-/// second and on graceful shutdown). Running, it also connects to New Relic's collector in the background as the Go
-/// agent does (`preconnect`, then `connect`, retried after 15 s, 15 s, 30 s, 1 min, 2 min, then every 5 min), to
-/// learn the account (which ``NewRelicMonitoring/accountID`` overrides), its trusted key and the application's id;
-/// until an account is known, a request's error is on its spans alone and the trace headers are `traceparent` alone.
-/// It continues a trace whose W3C `traceparent` (with New Relic's `tracestate` entry) or `newrelic` header a request
-/// carries, and writes them into the requests to origins when the server propagates the trace context
-/// (``ImageServerConfiguration/propagatesTraceContextToOrigins``, imgproxy's `IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL`).
-/// At most ``maximumPending`` spans (and as many events) wait to be sent; past that, and when New Relic does not
-/// answer, they are dropped (logged at most once a minute), never a request delayed.
+/// Bootstrap it in `InstrumentationSystem`, alone or beside other tracers in a ``TracerSet``, and run it as a service
+/// beside the server (it sends what it holds every second and on graceful shutdown). Running, it also connects to New
+/// Relic's collector in the background as the Go agent does (`preconnect`, then `connect`, retried after 15 s, 15 s,
+/// 30 s, 1 min, 2 min, then every 5 min), to learn the account (which ``NewRelicMonitoring/accountID`` overrides), its
+/// trusted key and the application's id; until an account is known, a request's error is on its spans alone and the
+/// trace headers are `traceparent` alone. It continues a trace whose W3C `traceparent` (with New Relic's `tracestate`
+/// entry) or `newrelic` header a request carries, and writes them into the requests to origins when the server
+/// propagates the trace context with it (``ImageServerConfiguration/originTraceInstrument``, imgproxy's
+/// `IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL`). At most ``maximumPending`` spans (and as many events) wait to be sent;
+/// past that, and when New Relic does not answer, they are dropped (logged at most once a minute), never a request
+/// delayed.
 public final class NewRelicTracer: Tracer, Service {
     /// The most spans, and the most events, waiting to be sent.
     public static let maximumPending = 10_000
@@ -83,10 +84,6 @@ public final class NewRelicTracer: Tracer, Service {
             name: operationName, context: context, kind: kind, start: instant().nanosecondsSinceEpoch
         ) { [weak self] span in self?.finished(span, ids: ids, parentID: parentID, isEntry: isEntry) }
     }
-
-    /// Makes this tracer the process's, in swift-distributed-tracing's `InstrumentationSystem`: call once per process,
-    /// before the server is made.
-    public func bootstrap() { InstrumentationSystem.bootstrap(self) }
 
     /// Nothing: spans are sent every second by ``run()``.
     public func forceFlush() {}

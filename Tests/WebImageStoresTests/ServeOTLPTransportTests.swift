@@ -119,6 +119,30 @@
             #expect(log.contains("OTEL_EXPORTER_OTLP_PROTOCOL"), "\(log)")
         }
 
+        /// A start that fails after the exporters were set up (a fallback image that cannot be fetched) exits 64: the
+        /// exporters' HTTP clients, made only at their first export, are not left open (one released without its
+        /// shutdown traps).
+        @Test func aFailedStartWithEveryExporterExits64() async throws {
+            let executable = try #require(Cluster.executable, "webimage was not built next to the tests")
+            let home = try LocalProcess.temporaryDirectory("otel-failed-start")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let node = try LocalProcess.start(
+                executable,
+                [
+                    "serve", "--port", "\(try LocalProcess.freePort())", "--allow-loopback-sources",
+                    "--fallback-image-url", "http://127.0.0.1:\(try LocalProcess.freePort())/fallback.png",
+                ], in: home, log: "serve",
+                environment: [
+                    "IMGPROXY_OPEN_TELEMETRY_ENABLE": "true", "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS": "true",
+                    "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(try LocalProcess.freePort())",
+                    "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS": "true",
+                ])
+            node.process.waitUntilExit()
+            let log = (try? String(contentsOf: home.appendingPathComponent("serve.log"), encoding: .utf8)) ?? ""
+            #expect(node.process.terminationStatus == 64, "\(log)")
+            #expect(log.contains("fallback"), "\(log)")
+        }
+
         /// A collector over HTTPS that asks for a client certificate signed by `authority`.
         private static func tlsReceiver(_ authority: TestCertificates) async throws -> OTLPReceiver {
             var tls = TLSConfiguration.makeServerConfiguration(

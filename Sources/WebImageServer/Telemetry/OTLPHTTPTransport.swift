@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOSSL
+import WebImage
 
 /// OTLP/HTTP: each export a `POST` of the request, as protobuf (`application/x-protobuf`) or OTLP's JSON
 /// (`application/json`), with the configured headers, to the signal's URL (the endpoint's `/v1/traces` or
@@ -13,7 +14,17 @@ package struct OTLPHTTPTransport: OTLPTransport {
     private let gzip: Bool
     private let headers: [(String, String)]
     private let timeout: Duration
-    private let client: HTTPClient
+    private let clientConfiguration: HTTPClient.Configuration
+    /// The client (guarded by its lock), made at the first export: a transport that a failed start never used holds
+    /// none, since an HTTP client released without its shutdown traps.
+    private let client = Locked<ClientState>(.unused)
+
+    /// The life of the transport's HTTP client.
+    private enum ClientState {
+        case unused
+        case open(HTTPClient)
+        case closed
+    }
 
     /// A transport posting to `url` (the signal's full URL), as JSON when `json`, gzipped when `gzip`, with `headers`,
     /// each request within `timeout`; `tls` names the PEM files of the collector's CA and of the client's certificate
@@ -47,7 +58,7 @@ package struct OTLPHTTPTransport: OTLPTransport {
             }
             configuration.tlsConfiguration = security
         }
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        clientConfiguration = configuration
     }
 
     package func export(_ request: OTLPMessage, signal: OTLPSignal) async throws {
@@ -66,7 +77,7 @@ package struct OTLPHTTPTransport: OTLPTransport {
         let (seconds, attoseconds) = timeout.components
         let milliseconds =
             seconds.multipliedReportingOverflow(by: 1000).partialValue + attoseconds / 1_000_000_000_000_000
-        let response = try await client.execute(post, timeout: .milliseconds(max(1, milliseconds)))
+        let response = try await openClient().execute(post, timeout: .milliseconds(max(1, milliseconds)))
         _ = try await response.body.collect(upTo: 1 << 20)
         guard (200..<300).contains(response.status.code) else { throw OTLPExportError.refused(response.status.code) }
     }
@@ -74,5 +85,26 @@ package struct OTLPHTTPTransport: OTLPTransport {
     /// Nothing runs beside the exports.
     package func run() async throws {}
 
-    package func shutdown() async { try? await client.shutdown() }
+    package func shutdown() async {
+        let made = client.withLock { state -> HTTPClient? in
+            defer { state = .closed }
+            if case .open(let client) = state { return client }
+            return nil
+        }
+        try? await made?.shutdown()
+    }
+
+    /// The client, made now if this is the first export; an export after ``shutdown()`` fails.
+    private func openClient() throws -> HTTPClient {
+        try client.withLock { state in
+            switch state {
+            case .open(let client): return client
+            case .closed: throw OTLPExportError.invalidConfiguration("the exporter is shut down")
+            case .unused:
+                let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+                state = .open(made)
+                return made
+            }
+        }
+    }
 }

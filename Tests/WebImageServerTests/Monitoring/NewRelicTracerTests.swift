@@ -81,6 +81,21 @@ import Tracing
         #expect(tracer.drain().isEmpty)
     }
 
+    /// Work outside a request (the start's fetch of a watermark or fallback image: spans without a parent that are not
+    /// server spans) is no transaction, and sends nothing: no `WebTransaction/Go/request`, no error event.
+    @Test func onlyARequestStartsATransaction() throws {
+        let tracer = Self.tracer()
+        let fetch = tracer.startSpan("source fetch", context: .topLevel, ofKind: .internal)
+        let decode = tracer.startSpan("decode", context: fetch.context, ofKind: .internal)
+        decode.recordError(ImageServerError(status: 422, "broken"))
+        decode.end()
+        fetch.end()
+        #expect(tracer.drain().isEmpty && tracer.drainErrors().isEmpty)
+        let request = tracer.startSpan("GET /**", context: .topLevel, ofKind: .server)
+        request.end()
+        #expect(tracer.drain().count == 1)
+    }
+
     @Test func onlyTheTrustedAccountsEntryIsNewRelics() {
         let state = "55@nr=0-0-55-1-b7ad6b7169203331-e8b91a159289ff74-0-0.500000-1518469636035,congo=t61rcWkgMzE"
         let traceparent = "00-\(Self.trace)-b7ad6b7169203331-01"

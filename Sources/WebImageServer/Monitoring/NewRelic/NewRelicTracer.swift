@@ -62,14 +62,21 @@ public final class NewRelicTracer: Tracer, Service {
     /// Keeps what the collector answered.
     func connected(_ reply: NewRelicConnectReply) { self.reply.withLock { $0 = reply } }
 
-    /// Starts a span: a segment of the context's transaction, else the entry span of a new transaction (in the
-    /// caller's trace when the context carries one).
+    /// Starts a span: a segment of the context's transaction, else, for a server span (a request), the entry span of
+    /// a new transaction (in the caller's trace when the context carries one). Work outside any request (the start's
+    /// fetch of the watermark or fallback image) is not sent: as with imgproxy's agent, only requests are
+    /// transactions.
     public func startSpan<Instant: TracerInstant>(
         _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
     ) -> RecordingSpan {
         var context = context()
         let parent = context.newRelicSpan
+        guard parent?.transaction != nil || kind == .server else {
+            return RecordingSpan(
+                name: operationName, context: context, kind: kind, start: instant().nanosecondsSinceEpoch
+            ) { _ in }
+        }
         let isEntry = parent?.transaction == nil
         let transaction = parent?.transaction ?? NewRelicTransaction(id: Self.newID(digits: 16))
         let sampled = parent?.sampled ?? true

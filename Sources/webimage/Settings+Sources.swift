@@ -17,8 +17,6 @@ extension Settings {
     static let absName = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_ABS_NAME"])
     static let absKey = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_ABS_KEY"])
     static let absEndpoint = Setting<String>(nil, .text, imgproxy: ["IMGPROXY_ABS_ENDPOINT"])
-    /// IMDS's token endpoint, for tests; azidentity's (`http://169.254.169.254/…`) by default.
-    static let azureIMDSEndpoint = Setting<String>(nil, .text, webimage: "AZURE_IMDS_ENDPOINT")
     static let absAllowedBuckets = Setting<[String]>(nil, .list(), imgproxy: ["IMGPROXY_ABS_ALLOWED_BUCKETS"])
     static let absDeniedBuckets = Setting<[String]>(nil, .list(), imgproxy: ["IMGPROXY_ABS_DENIED_BUCKETS"])
     static let useSwift = Setting<Bool>(nil, .boolean, imgproxy: ["IMGPROXY_USE_SWIFT"])
@@ -36,7 +34,7 @@ extension Settings {
     /// The settings of this file, for ``all``.
     static let objectSources: [any SettingVariables] = [
         useGCS, gcsKey, gcsEndpoint, gcsAllowedBuckets, gcsDeniedBuckets, useABS, absName, absKey, absEndpoint,
-        azureIMDSEndpoint, absAllowedBuckets, absDeniedBuckets, useSwift, swiftUsername, swiftAPIKey, swiftAuthURL,
+        absAllowedBuckets, absDeniedBuckets, useSwift, swiftUsername, swiftAPIKey, swiftAuthURL,
         swiftDomain,
         swiftTenant, swiftAuthVersion, swiftConnectTimeout, swiftTimeout, swiftAllowedBuckets, swiftDeniedBuckets,
     ]
@@ -91,9 +89,13 @@ extension Settings {
                 } catch { throw ValidationError("\(error)") }
                 credentials = "shared key"
             } else {
+                // MSAL, under azidentity, moves IMDS to the host of `AZURE_POD_IDENTITY_AUTHORITY_HOST`.
+                let podIdentityHost = ProcessInfo.processInfo.environment["AZURE_POD_IDENTITY_AUTHORITY_HOST"]
                 let imds =
-                    try azureIMDSEndpoint.resolve(nil).map { try url($0, "WEBIMAGE_AZURE_IMDS_ENDPOINT") }
-                    ?? AzureCredentials.defaultInstanceMetadataEndpoint
+                    try podIdentityHost.flatMap { $0.isEmpty ? nil : $0 }.map { host in
+                        let base = host.hasSuffix("/") ? String(host.dropLast()) : host
+                        return try url(base + "/metadata/identity/oauth2/token", "AZURE_POD_IDENTITY_AUTHORITY_HOST")
+                    } ?? AzureCredentials.defaultInstanceMetadataEndpoint
                 let chain: (credentials: AzureCredentials, origin: String)
                 do {
                     chain = try AzureCredentials.defaultChain(

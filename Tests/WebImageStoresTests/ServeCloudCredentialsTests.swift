@@ -37,7 +37,7 @@ import WebImageTesting
         defer { try? FileManager.default.removeItem(at: directory) }
         var environment = Self.stores(fake, home: directory)
         environment["GCE_METADATA_HOST"] = "127.0.0.1:\(fake.port)"
-        environment["WEBIMAGE_AZURE_IMDS_ENDPOINT"] = fake.base + "/metadata/identity/oauth2/token"
+        environment["AZURE_POD_IDENTITY_AUTHORITY_HOST"] = fake.base
         let result = try await ImgproxyCloudSourcesTests.serve(
             environment, sources: Self.sources, in: directory, log: "metadata")
         #expect(result.statuses == [200, 200, 200, 200], "\(result.log)")
@@ -89,7 +89,7 @@ import WebImageTesting
         try AzureDeveloperCLITests.tools(["az": AzureDeveloperCLITests.azOutput], in: tools)
         var environment = Self.stores(fake, home: directory)
         environment["GOOGLE_APPLICATION_CREDENTIALS"] = file.path
-        environment["WEBIMAGE_AZURE_IMDS_ENDPOINT"] = "http://127.0.0.1:\(try LocalProcess.freePort())/token"
+        environment["AZURE_POD_IDENTITY_AUTHORITY_HOST"] = "http://127.0.0.1:\(try LocalProcess.freePort())/"
         environment["PATH"] = tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let result = try await ImgproxyCloudSourcesTests.serve(
             environment, sources: Self.sources, in: directory, log: "federation")
@@ -116,7 +116,7 @@ import WebImageTesting
         let closed = try LocalProcess.freePort()
         var environment = Self.stores(fake, home: directory)
         environment["GCE_METADATA_HOST"] = "127.0.0.1:\(closed)"
-        environment["WEBIMAGE_AZURE_IMDS_ENDPOINT"] = "http://127.0.0.1:\(closed)/metadata/identity/oauth2/token"
+        environment["AZURE_POD_IDENTITY_AUTHORITY_HOST"] = "http://127.0.0.1:\(closed)"
         let result = try await ImgproxyCloudSourcesTests.serve(
             environment, sources: Self.sources, in: directory, log: "anonymous")
         #expect(result.statuses == [200, 200, 200, 200], "\(result.log)")

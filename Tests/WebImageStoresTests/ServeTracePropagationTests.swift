@@ -174,7 +174,11 @@ import WebImageTesting
         defer { try? FileManager.default.removeItem(at: home) }
         let node = try LocalProcess.start(
             executable, ["serve", "--port", "\(try LocalProcess.freePort())"], in: home, log: "serve",
-            environment: [name: value].merging(tracing ? ["IMGPROXY_OPEN_TELEMETRY_ENABLE": "true"] : [:]) { $1 })
+            // OTLP/HTTP: the sanitizer builds have no gRPC, whose absence would stop the start first.
+            environment: [name: value].merging(
+                tracing
+                    ? ["IMGPROXY_OPEN_TELEMETRY_ENABLE": "true", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"] : [:]
+            ) { $1 })
         node.process.waitUntilExit()
         let log = (try? String(contentsOf: home.appendingPathComponent("serve.log"), encoding: .utf8)) ?? ""
         #expect(node.process.terminationStatus == 64, "\(log)")

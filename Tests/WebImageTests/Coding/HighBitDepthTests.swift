@@ -61,6 +61,14 @@ import WebImageTesting
         }
     }
 
+    /// Widening scales every 8-bit value onto the 16-bit range (v × 257) and rounding back gives it again.
+    @Test func wideningThenNarrowingGivesBackEveryValue() {
+        let pixels = PixelBuffer(width: 64, height: 4, bytes: (0..<1024).map { UInt8($0 % 256) })
+        let wide = PixelBuffer16(widening: pixels)
+        #expect(wide.samples.count == 1024 && wide.samples[255] == 65535 && wide.samples[128] == 128 * 257)
+        #expect(wide.narrowed == pixels)
+    }
+
     @Test func eightBitSourcesDecodeWithoutDeepPixels() throws {
         let pixels = PixelBuffer(width: 5, height: 4, filledWith: RGBA(red: 10, green: 200, blue: 30))
         for format in [ImageFormat.png, .tiff] {

@@ -63,10 +63,14 @@ final class ProcessingGate: Sendable {
         reserved: Bool = false, _ work: @escaping @Sendable () throws(ImageServerError) -> T
     ) async throws(ImageServerError) -> T {
         let start = ContinuousClock.now
-        let whenIdle = whenIdle
-        return try await queue.run(reserved: reserved, refusal: Self.error) { [self] () throws(ImageServerError) in
+        let ran = Locked(false)
+        // The idle check is scheduled once the slot is given back (the queue's `run` has returned): scheduled from
+        // the work itself, a check whose second passed before a slow machine resumed this task saw the slot still
+        // held and never called.
+        defer { if let whenIdle, ran.withLock({ $0 }) { afterRun(whenIdle) } }
+        return try await queue.run(reserved: reserved, refusal: Self.error) { [metrics] () throws(ImageServerError) in
             metrics.waited(since: start)
-            defer { if let whenIdle { afterRun(whenIdle) } }
+            ran.withLock { $0 = true }
             return try work()
         }
     }
@@ -84,9 +88,10 @@ final class ProcessingGate: Sendable {
         }
     }
 
-    /// Calls `whenIdle` a second after a run unless another run started or ended meanwhile, or one still runs.
+    /// Calls `whenIdle` a second after a run gave its slot back unless another run started or ended meanwhile, or one
+    /// still runs.
     private func afterRun(_ whenIdle: @escaping @Sendable () -> Void) {
-        let epoch = idleEpoch.withLock { $0 } + 1  // the release that follows this run moves the epoch once
+        let epoch = idleEpoch.withLock { $0 }
         Task.detached(priority: .low) { [weak self] in
             try? await Task.sleep(for: .seconds(1))
             guard let self, self.idleEpoch.withLock({ $0 == epoch }), self.queue.running == 0 else { return }

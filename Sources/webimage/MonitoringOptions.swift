@@ -184,21 +184,14 @@ extension MonitoringOptions {
     func tracers(for configuration: ImageServerConfiguration) throws -> ServeTracers {
         var tracers = ServeTracers()
         if let settings = configuration.monitoring.newRelic {
-            let tracer = NewRelicTracer(settings, logger: configuration.logger)
-            tracers.members.append(
-                .init(
-                    tracer: tracer,
-                    propagatesToOrigins: try Settings.newRelicPropagateExternal.resolve(newRelicPropagateExternal)
-                        ?? false))
-            tracers.services.append(tracer)
+            tracers.add(
+                NewRelicTracer(settings, logger: configuration.logger),
+                propagatesToOrigins: try Settings.newRelicPropagateExternal.resolve(newRelicPropagateExternal) ?? false)
         }
         if let tracer = try datadogTracer(logger: configuration.logger) {
-            tracers.members.append(
-                .init(
-                    tracer: tracer,
-                    propagatesToOrigins: try Settings.datadogPropagateExternal.resolve(datadogPropagateExternal)
-                        ?? false))
-            tracers.services.append(tracer)
+            tracers.add(
+                tracer,
+                propagatesToOrigins: try Settings.datadogPropagateExternal.resolve(datadogPropagateExternal) ?? false)
         }
         return tracers
     }

@@ -19,6 +19,12 @@ struct ServeTracers {
     /// The services that send the spans, to run beside the server (OpenTelemetry's runs in its exporter's group).
     var services: [any Service] = []
 
+    /// Adds `tracer`, which sends its own spans (a service to run beside the server).
+    mutating func add(_ tracer: some Tracer & Service, propagatesToOrigins: Bool) {
+        members.append(Member(tracer: tracer, propagatesToOrigins: propagatesToOrigins))
+        services.append(tracer)
+    }
+
     /// Makes the tracers the process's (a ``TracerSet`` of them; one alone as it is; nothing without one), turns
     /// request tracing on in `configuration` when there is one, and gives the server those whose headers go to
     /// origins. Call once, before the server makes its HTTP clients.
